@@ -1,0 +1,1 @@
+"""One module per `companion` subcommand; see companion.cli for the contract."""

@@ -1,0 +1,1 @@
+"""Pivit, the real-time tile game: tile notation, grid check, hand solver and the round engine."""
