@@ -29,11 +29,16 @@ def ensure_env() -> Path:
     if not python.exists():
         print("dev.py: creating .venv", flush=True)
         subprocess.check_call([sys.executable, "-m", "venv", str(VENV)])
-    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    # Reinstall when pyproject.toml or this way of installing changes.
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + b"compat-1").hexdigest()
     if not STAMP.exists() or STAMP.read_text() != digest:
         print("dev.py: installing the project and its test tools into .venv", flush=True)
         pip = [str(python), "-m", "pip", "--disable-pip-version-check", "-q"]
-        subprocess.check_call(pip + ["install", "-e", f"{ROOT}[test]"])
+        # compat mode: the repo root goes on sys.path, so packages added to the tree
+        # later import without reinstalling.
+        subprocess.check_call(
+            pip + ["install", "--config-settings", "editable_mode=compat", "-e", f"{ROOT}[test]"]
+        )
         STAMP.write_text(digest)
     return python
 

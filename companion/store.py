@@ -1,0 +1,225 @@
+"""The SQLite event log: what every table has been through, kept safe on disk.
+
+One database file holds every table; each table has its own log, numbered
+1, 2, 3, ... (the table's version). A log entry is one of
+
+- ``event``: a game event as the engine sees it (``{"type": "done", "player": 0}``),
+- ``undo`` / ``redo``: take back the last event, or put the last taken-back one back,
+- ``timer``: the countdown as it is now (status, key, length and the deadline
+  as wall-clock milliseconds, so a restart resumes it).
+
+Nothing is ever rewritten: a table's state is the fold of its log. Writes use
+WAL with ``synchronous=FULL`` and commit before the caller acknowledges
+anything, so neither ``kill -9`` nor pulling the plug loses an answered action.
+An ``action_id`` is unique within a table, so a retried request is recognised.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+SCHEMA_VERSION = 1
+KINDS = ("event", "undo", "redo", "timer")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id          TEXT PRIMARY KEY,
+    game        TEXT NOT NULL,
+    players     TEXT NOT NULL,
+    options     TEXT NOT NULL,
+    pin_salt    TEXT NOT NULL,
+    pin_hash    TEXT NOT NULL,
+    created_ms  INTEGER NOT NULL,
+    finished_ms INTEGER
+);
+CREATE TABLE IF NOT EXISTS log (
+    table_id   TEXT NOT NULL REFERENCES tables(id),
+    seq        INTEGER NOT NULL,
+    kind       TEXT NOT NULL CHECK (kind IN ('event', 'undo', 'redo', 'timer')),
+    body       TEXT NOT NULL,
+    action_id  TEXT,
+    created_ms INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seq)
+) WITHOUT ROWID;
+CREATE UNIQUE INDEX IF NOT EXISTS log_action_id ON log (table_id, action_id) WHERE action_id IS NOT NULL;
+"""
+
+
+class StoreError(Exception):
+    """The database cannot be opened or is not ours."""
+
+
+class StoreConflict(StoreError):
+    """The log moved on since the caller read it (another writer got there first)."""
+
+
+@dataclass(frozen=True)
+class TableRecord:
+    """A table as created: its game, players and options (never the PIN itself)."""
+
+    id: str
+    game: str
+    players: list[str]
+    options: dict[str, Any]
+    pin_salt: str
+    pin_hash: str
+    created_ms: int
+    finished_ms: int | None = None
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One line of a table's log."""
+
+    seq: int
+    kind: str
+    body: dict[str, Any]
+    action_id: str | None
+    created_ms: int
+
+
+@dataclass(frozen=True)
+class NewEntry:
+    """A log entry still to be written; `append` numbers and timestamps it."""
+
+    kind: str
+    body: dict[str, Any]
+    action_id: str | None = None
+
+
+_KEEP = object()  # `append(finished_ms=_KEEP)`: leave the table's finished time alone
+
+
+class EventStore:
+    """The event log of every table, in one SQLite file.
+
+    Thread-safe: one connection guarded by a lock (SQLite serialises writers
+    anyway, and every read the service needs is answered from memory).
+    """
+
+    def __init__(self, path: str | Path):
+        """Open or create the database at `path`. Raises StoreError if it is not a companion log."""
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            # FULL: a commit is on the card before the phone is told, even if the
+            # Pi loses power (NORMAL in WAL mode survives only a process crash).
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.execute("PRAGMA busy_timeout=5000")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"{self.path}: written by a newer companion (schema {version})")
+            self._db.executescript(_SCHEMA)
+            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: cannot open the event log ({exc})") from None
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def health(self) -> dict[str, Any]:
+        """For /api/health: {"ok", "detail", "journal_mode", "path"}."""
+        try:
+            with self._lock:
+                mode = self._db.execute("PRAGMA journal_mode").fetchone()[0]
+                self._db.execute("SELECT count(*) FROM tables").fetchone()
+        except sqlite3.Error as exc:
+            return {"ok": False, "detail": str(exc), "path": str(self.path)}
+        return {"ok": mode == "wal", "detail": f"sqlite {sqlite3.sqlite_version}, journal {mode}",
+                "journal_mode": mode, "path": str(self.path)}
+
+    # -- tables ---------------------------------------------------------------
+
+    def create_table(self, record: TableRecord) -> None:
+        """Write a new table. Raises StoreConflict if the id is taken."""
+        with self._lock:
+            try:
+                self._db.execute(
+                    "INSERT INTO tables (id, game, players, options, pin_salt, pin_hash, created_ms, finished_ms)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (record.id, record.game, _dumps(record.players), _dumps(record.options),
+                     record.pin_salt, record.pin_hash, record.created_ms, record.finished_ms),
+                )
+            except sqlite3.IntegrityError:
+                raise StoreConflict(f"table {record.id!r} exists already") from None
+
+    def tables(self) -> list[TableRecord]:
+        """Every table, oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, game, players, options, pin_salt, pin_hash, created_ms, finished_ms"
+                " FROM tables ORDER BY created_ms, id"
+            ).fetchall()
+        return [
+            TableRecord(r[0], r[1], json.loads(r[2]), json.loads(r[3]), r[4], r[5], r[6], r[7])
+            for r in rows
+        ]
+
+    # -- the log --------------------------------------------------------------
+
+    def entries(self, table_id: str, after: int = 0) -> list[LogEntry]:
+        """The table's log entries with seq > `after`, in order."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq, kind, body, action_id, created_ms FROM log"
+                " WHERE table_id = ? AND seq > ? ORDER BY seq",
+                (table_id, after),
+            ).fetchall()
+        return [LogEntry(r[0], r[1], json.loads(r[2]), r[3], r[4]) for r in rows]
+
+    def append(
+        self,
+        table_id: str,
+        after: int,
+        entries: Iterable[NewEntry],
+        now_ms: int,
+        finished_ms: Any = _KEEP,
+    ) -> list[LogEntry]:
+        """Append `entries` to the log in one transaction, committed before returning.
+
+        `after` is the seq the caller last saw: if the log has moved on,
+        nothing is written and StoreConflict is raised. `finished_ms` (an int
+        or None) updates the table's finished time in the same transaction.
+        Raises StoreConflict on a repeated action_id too.
+        """
+        entries = list(entries)
+        written = []
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                last = db.execute("SELECT coalesce(max(seq), 0) FROM log WHERE table_id = ?", (table_id,)).fetchone()[0]
+                if last != after:
+                    raise StoreConflict(f"table {table_id!r} is at {last}, not {after}")
+                for i, entry in enumerate(entries, start=1):
+                    if entry.kind not in KINDS:
+                        raise ValueError(f"unknown log entry kind {entry.kind!r}")
+                    db.execute(
+                        "INSERT INTO log (table_id, seq, kind, body, action_id, created_ms) VALUES (?, ?, ?, ?, ?, ?)",
+                        (table_id, after + i, entry.kind, _dumps(entry.body), entry.action_id, now_ms),
+                    )
+                    written.append(LogEntry(after + i, entry.kind, entry.body, entry.action_id, now_ms))
+                if finished_ms is not _KEEP:
+                    db.execute("UPDATE tables SET finished_ms = ? WHERE id = ?", (finished_ms, table_id))
+                db.execute("COMMIT")
+            except sqlite3.IntegrityError as exc:
+                db.execute("ROLLBACK")
+                raise StoreConflict(f"table {table_id!r}: {exc}") from None
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        return written
+
+
+def _dumps(value: Any) -> str:
+    # Keys keep their order, so an event reads back exactly as it was sent.
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)

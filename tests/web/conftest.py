@@ -1,0 +1,81 @@
+"""Fixtures for the web front: an app around a service with a manual clock, its client,
+and helpers to make tables and act on them through the API."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from companion.games import get_game
+from companion.store import EventStore
+from companion.tables import TableService
+from companion.timer import ManualClock, PageTimerOutput
+from web import create_app
+
+_spec = importlib.util.spec_from_file_location(
+    "counting_game", Path(__file__).resolve().parents[1] / "service" / "counting_game.py")
+_module = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_module)
+COUNTING = _module.GAME
+
+PIN = "2468"
+
+
+def lookup(game_id):
+    return COUNTING if game_id == "counting" else get_game(game_id)
+
+
+@pytest.fixture
+def clock():
+    return ManualClock()
+
+
+@pytest.fixture
+def service(tmp_path, clock):
+    service = TableService(EventStore(tmp_path / "companion.db"), clock=clock, outputs=[PageTimerOutput()],
+                           game_lookup=lookup)
+    yield service
+    service.close()
+
+
+@pytest.fixture
+def app(service):
+    return create_app({"TABLE_SERVICE": service, "START_TICKER": False, "TESTING": True,
+                       "HEARTBEAT_SECONDS": 0.05, "PUBLIC_URL": "http://192.168.1.20:8080"})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+class Api:
+    """The JSON API as a phone uses it."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def create(self, game="pivit-tiles", players=("Ann", "Bob"), pin=PIN, **options):
+        response = self.client.post("/api/tables", json={"game": game, "players": list(players),
+                                                         "options": {**options, "pin": pin}})
+        assert response.status_code == 201, response.get_json()
+        return response.get_json()
+
+    def act(self, table_id, expect=200, pin=PIN, **event):
+        response = self.client.post(f"/api/tables/{table_id}/actions", json=event, headers={"X-Table-Pin": pin})
+        assert response.status_code == expect, response.get_json()
+        return response.get_json()
+
+    def post(self, path, expect=200, pin=PIN, **body):
+        response = self.client.post(path, json=body, headers={"X-Table-Pin": pin})
+        assert response.status_code == expect, response.get_json()
+        return response.get_json()
+
+    def get(self, table_id):
+        return self.client.get(f"/api/tables/{table_id}").get_json()
+
+
+@pytest.fixture
+def api(client):
+    return Api(client)

@@ -1,0 +1,133 @@
+"""The table's web front: JSON API, live stream and the phones' pages.
+
+`create_app(test_config)` builds the Flask app around one
+`companion.tables.TableService`: `companion serve` passes the service it
+made (with the devices attached); tests pass their own (with a manual clock)
+or just a DATA_DIR. Blueprints, one per concern:
+
+- `web.api`: JSON under /api (tables, actions, undo/redo, timer, health, OpenAPI),
+- `web.stream`: /api/tables/<id>/stream, the live text/event-stream,
+- `web.pages`: server-rendered pages (home, table, history, chart, exports).
+
+Views are thin: they read the request, call the service and render.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+from flask import Flask, current_app, jsonify, request
+
+from companion.config import Config
+
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """The Flask app. Config keys (all optional):
+
+    TABLE_SERVICE   a ready companion.tables.TableService (else one is made on DATA_DIR)
+    COMPANION       a companion.config.Config (defaults otherwise)
+    DATA_DIR        where the event log lives when no service is given
+    PUBLIC_URL      the address phones use (QR code); default: the request's own
+    DEVICES         callable returning {"timer": {...}, "gpio": {...}, "camera": {...}} for /api/health
+    SIMULATED_DEVICES  draw the simulated display and buzzer on the table page (a bool, or a callable
+                    asked on each page: True while no physical timer shows the countdown)
+    START_TICKER    start the service's timer thread (default True)
+    """
+    app = Flask(__name__)
+    app.config.from_mapping(
+        TABLE_SERVICE=None,
+        COMPANION=None,
+        DATA_DIR=None,
+        PUBLIC_URL="",
+        DEVICES=None,
+        SIMULATED_DEVICES=True,
+        START_TICKER=True,
+        PIN_ATTEMPTS=5,
+        PIN_LOCKOUT_SECONDS=30.0,
+    )
+    if test_config:
+        app.config.from_mapping(test_config)
+    config: Config = app.config["COMPANION"] or Config()
+    if app.config["DATA_DIR"]:
+        config = config.with_overrides(data_dir=app.config["DATA_DIR"])
+    app.config["COMPANION"] = config
+    app.config["MAX_CONTENT_LENGTH"] = config.server.max_request_bytes
+    app.config.setdefault("HEARTBEAT_SECONDS", config.server.heartbeat_seconds)
+    app.config.setdefault("MAX_STREAMS", config.server.max_streams)
+    app.json.sort_keys = False
+
+    service = app.config["TABLE_SERVICE"]
+    if service is None:
+        from companion.store import EventStore
+        from companion.tables import TableService
+        from companion.timer import PageTimerOutput
+
+        Path(config.data_dir).mkdir(parents=True, exist_ok=True)
+        service = TableService(
+            EventStore(config.database),
+            outputs=[PageTimerOutput()],
+            default_timer_seconds=config.timer.default_seconds,
+        )
+        app.config["TABLE_SERVICE"] = service
+    if app.config["START_TICKER"]:
+        service.start_ticker()
+
+    from web import api, pages, security, stream
+
+    security.init_app(app)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(stream.bp)
+    app.register_blueprint(pages.bp)
+    _register_errors(app)
+    return app
+
+
+def get_service():
+    """The TableService of the current app."""
+    return current_app.config["TABLE_SERVICE"]
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
+
+
+def _register_errors(app: Flask) -> None:
+    from flask import render_template
+    from werkzeug.exceptions import HTTPException
+
+    from companion.errors import InputError
+    from companion.games.base import RuleError
+    from companion.store import StoreError
+    from companion.tables import NothingToUndo, TableNotFound, VersionConflict
+    from companion.timer import TimerError
+
+    def error(status: int, message: str, **extra: Any):
+        if wants_json():
+            response = jsonify({"error": message, **extra})
+            response.status_code = status
+            return response
+        return render_template("error.html", status=status, message=message), status
+
+    app.register_error_handler(TableNotFound, lambda e: error(404, str(e)))
+    app.register_error_handler(InputError, lambda e: error(400, str(e)))
+    app.register_error_handler(RuleError, lambda e: error(400, str(e)))
+    app.register_error_handler(TimerError, lambda e: error(409, str(e)))
+    app.register_error_handler(NothingToUndo, lambda e: error(409, str(e)))
+    app.register_error_handler(
+        VersionConflict, lambda e: error(409, str(e), version=e.current, expected_version=e.expected))
+    app.register_error_handler(StoreError, lambda e: error(503, f"the event log cannot be written: {e}"))
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        messages = {
+            404: "no such page",
+            405: "that method is not allowed here",
+            413: f"the request is larger than {app.config['MAX_CONTENT_LENGTH']} bytes",
+        }
+        response = error(exc.code or 500, messages.get(exc.code, exc.description or exc.name))
+        if exc.code == 405 and hasattr(exc, "valid_methods") and exc.valid_methods:
+            if isinstance(response, tuple):
+                return response
+            response.headers["Allow"] = ", ".join(exc.valid_methods)
+        return response

@@ -1,0 +1,222 @@
+"""The OpenAPI 3 description of /api, served at /api/openapi.json.
+
+Written by hand next to the routes it describes; tests/web check that every
+/api route of the app appears here and nothing else does.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import companion
+
+
+def _error(description: str) -> dict[str, Any]:
+    return {"description": description,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+
+
+def _table(description: str) -> dict[str, Any]:
+    return {"description": description,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Table"}}}}
+
+
+_TABLE_ID = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string"},
+             "description": "The table's id, as in its address (/tables/<id>)."}
+_PIN_HEADER = {"name": "X-Table-Pin", "in": "header", "required": False, "schema": {"type": "string"},
+               "description": "The table's PIN (or \"pin\" in the JSON body)."}
+_PIN_ERRORS = {
+    "401": _error("No PIN given."),
+    "403": _error("Wrong PIN, or a cross-site request."),
+    "404": _error("No such table."),
+    "413": _error("The request body is too large."),
+    "415": _error("The body is not JSON."),
+    "429": _error("Too many wrong PINs from this client: wait (see Retry-After)."),
+}
+_MUTATION_FIELDS = {
+    "action_id": {"type": "string", "maxLength": 64,
+                  "description": "Any unique string; a request repeated with the same action_id is applied once."},
+    "expected_version": {"type": "integer", "description": "Refuse with 409 unless the table is at this version."},
+    "pin": {"type": "string", "description": "The table PIN, if not sent in X-Table-Pin."},
+}
+
+
+def document(server_url: str) -> dict[str, Any]:
+    """The OpenAPI document, with this service's address as its server."""
+    return {
+        "openapi": "3.0.3",
+        "info": {
+            "title": "Companion table service",
+            "version": companion.__version__,
+            "description": ("Live scorekeeping for the games at the table. Anyone on the network may read; "
+                            "changing a table needs its PIN. Errors are {\"error\": message}."),
+        },
+        "servers": [{"url": server_url}],
+        "paths": {
+            "/api/health": {"get": {
+                "summary": "Status of the service, the database, the timer device, GPIO and camera",
+                "responses": {"200": {"description": "Working", "content": {"application/json": {
+                    "schema": {"$ref": "#/components/schemas/Health"}}}},
+                    "503": {"description": "The database is not usable"}}}},
+            "/api/time": {"get": {
+                "summary": "The server's clock, for phones to measure their offset",
+                "responses": {"200": {"description": "Now", "content": {"application/json": {"schema": {
+                    "type": "object", "properties": {"server_time_ms": {"type": "integer"}}}}}}}}},
+            "/api/games": {"get": {
+                "summary": "Installed games with their player counts and default options",
+                "responses": {"200": {"description": "Games", "content": {"application/json": {"schema": {
+                    "type": "object", "properties": {"games": {"type": "array", "items": {
+                        "$ref": "#/components/schemas/Game"}}}}}}}}}},
+            "/api/tables": {
+                "get": {"summary": "Every table",
+                        "responses": {"200": {"description": "Tables", "content": {"application/json": {"schema": {
+                            "type": "object", "properties": {"tables": {"type": "array", "items": {
+                                "$ref": "#/components/schemas/TableSummary"}}}}}}}}},
+                "post": {
+                    "summary": "Create a table",
+                    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                        "$ref": "#/components/schemas/NewTable"}}}},
+                    "responses": {
+                        "201": {"description": "Created: the table, plus its PIN and the address for phones",
+                                "content": {"application/json": {"schema": {"allOf": [
+                                    {"$ref": "#/components/schemas/Table"},
+                                    {"type": "object", "properties": {"pin": {"type": "string"},
+                                                                      "url": {"type": "string"}}}]}}}},
+                        "400": _error("Unknown game, bad players, options or PIN."),
+                        "403": _error("Cross-site request."),
+                        "413": _error("The request body is too large."),
+                        "415": _error("The body is not JSON.")}}},
+            "/api/tables/{table_id}": {"get": {
+                "summary": "The table now: players, version, the game's state, allowed actions, the timer",
+                "parameters": [_TABLE_ID],
+                "responses": {"200": _table("The table"), "404": _error("No such table.")}}},
+            "/api/tables/{table_id}/events": {"get": {
+                "summary": "The table's whole log: events, undo, redo and timer entries",
+                "parameters": [_TABLE_ID],
+                "responses": {"200": {"description": "The log", "content": {"application/json": {"schema": {
+                    "type": "object", "properties": {
+                        "id": {"type": "string"}, "version": {"type": "integer"},
+                        "entries": {"type": "array", "items": {"$ref": "#/components/schemas/LogEntry"}}}}}}},
+                    "404": _error("No such table.")}}},
+            "/api/tables/{table_id}/actions": {"post": {
+                "summary": "Play an event of the game's vocabulary (pivit-tiles: start-round, trade, done, "
+                           "return-stick, verify, timer-expired, next-round, leave)",
+                "parameters": [_TABLE_ID, _PIN_HEADER],
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                    "type": "object", "required": ["type"], "additionalProperties": True,
+                    "properties": {"type": {"type": "string"}, "player": {"type": "integer", "minimum": 0},
+                                   **_MUTATION_FIELDS}}}}},
+                "responses": {"200": _table("The new table (with \"duplicate\": true if action_id was seen before)"),
+                              "400": _error("The rules forbid it now (the engine's message), or it is not an action."),
+                              "409": _error("Version conflict: the table is no longer at expected_version."),
+                              **_PIN_ERRORS}}},
+            "/api/tables/{table_id}/undo": {"post": {
+                "summary": "Take back the last event (everyone sees it at once)",
+                "parameters": [_TABLE_ID, _PIN_HEADER],
+                "requestBody": {"required": False, "content": {"application/json": {"schema": {
+                    "type": "object", "properties": _MUTATION_FIELDS}}}},
+                "responses": {"200": _table("The table after the undo"),
+                              "409": _error("Nothing to undo, or a version conflict."), **_PIN_ERRORS}}},
+            "/api/tables/{table_id}/redo": {"post": {
+                "summary": "Put back the last undone event",
+                "parameters": [_TABLE_ID, _PIN_HEADER],
+                "requestBody": {"required": False, "content": {"application/json": {"schema": {
+                    "type": "object", "properties": _MUTATION_FIELDS}}}},
+                "responses": {"200": _table("The table after the redo"),
+                              "409": _error("Nothing to redo, or a version conflict."), **_PIN_ERRORS}}},
+            "/api/tables/{table_id}/timer": {"post": {
+                "summary": "Start, pause, resume or cancel the table's countdown by hand",
+                "parameters": [_TABLE_ID, _PIN_HEADER],
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                    "type": "object", "required": ["command"], "properties": {
+                        "command": {"type": "string", "enum": ["start", "pause", "resume", "cancel"]},
+                        "seconds": {"type": "number", "description": "Length for start (default: what the rules "
+                                                                     "ask for, else the configured length)"},
+                        **_MUTATION_FIELDS}}}}},
+                "responses": {"200": _table("The table with its new countdown"),
+                              "400": _error("Unknown command."),
+                              "409": _error("The timer cannot do that now, or a version conflict."),
+                              **_PIN_ERRORS}}},
+            "/api/tables/{table_id}/pin": {"post": {
+                "summary": "Check a PIN before the first tap (wrong ones count like any other)",
+                "parameters": [_TABLE_ID, _PIN_HEADER],
+                "responses": {"200": {"description": "Right PIN", "content": {"application/json": {"schema": {
+                    "type": "object", "properties": {"ok": {"type": "boolean"}}}}}}, **_PIN_ERRORS}}},
+            "/api/tables/{table_id}/stream": {"get": {
+                "summary": "Live updates as text/event-stream",
+                "description": ("Each `table` event carries the whole table (as GET /api/tables/{id}) with its "
+                                "version as the event id; `heartbeat` events carry the server clock. Reconnect "
+                                "with Last-Event-ID (or ?last_event_id=) to get the table at once if it changed."),
+                "parameters": [_TABLE_ID,
+                               {"name": "Last-Event-ID", "in": "header", "required": False,
+                                "schema": {"type": "integer"}},
+                               {"name": "last_event_id", "in": "query", "required": False,
+                                "schema": {"type": "integer"}}],
+                "responses": {"200": {"description": "The stream",
+                                      "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                              "404": _error("No such table."),
+                              "503": _error("Too many open streams: retry after Retry-After seconds.")}}},
+            "/api/openapi.json": {"get": {
+                "summary": "This document",
+                "responses": {"200": {"description": "OpenAPI 3", "content": {"application/json": {}}}}}},
+        },
+        "components": {"schemas": {
+            "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
+            "Health": {"type": "object", "properties": {
+                "status": {"type": "string", "enum": ["ok", "error"]},
+                "version": {"type": "string"},
+                "service": {"type": "object"}, "database": {"$ref": "#/components/schemas/Status"},
+                "timer": {"$ref": "#/components/schemas/Status"}, "gpio": {"$ref": "#/components/schemas/Status"},
+                "camera": {"$ref": "#/components/schemas/Status"}}},
+            "Status": {"type": "object", "properties": {"ok": {"type": "boolean"}, "detail": {"type": "string"}},
+                       "additionalProperties": True},
+            "Game": {"type": "object", "properties": {
+                "id": {"type": "string"}, "title": {"type": "string"},
+                "min_players": {"type": "integer"}, "max_players": {"type": "integer"},
+                "options": {"type": "object"}, "timed": {"type": "boolean"}}},
+            "NewTable": {"type": "object", "required": ["game", "players"], "properties": {
+                "game": {"type": "string", "example": "pivit-tiles"},
+                "players": {"type": "array", "items": {"type": "string", "maxLength": 24}},
+                "options": {"type": "object", "description": (
+                    "The game's options (GET /api/games shows them with their defaults; pivit-tiles: "
+                    "timer_seconds, target, stick_values, young, tokens, tiles, tie_break, hints) "
+                    "and \"pin\", the table PIN.")},
+                "pin": {"type": "string", "pattern": "^[0-9]{4,12}$",
+                        "description": "The table PIN (also accepted as options.pin); random if not given."}}},
+            "TableSummary": {"type": "object", "properties": {
+                "id": {"type": "string"}, "game": {"type": "string"}, "title": {"type": "string"},
+                "players": {"type": "array", "items": {"type": "string"}}, "version": {"type": "integer"},
+                "finished": {"type": "boolean"}, "created_ms": {"type": "integer"},
+                "finished_ms": {"type": "integer", "nullable": True}}},
+            "Timer": {"type": "object", "properties": {
+                "status": {"type": "string", "enum": ["idle", "running", "paused", "expired"]},
+                "key": {"type": "string", "nullable": True,
+                        "description": "What the rules started it for; null when started by hand."},
+                "duration_ms": {"type": "integer"}, "remaining_ms": {"type": "integer"},
+                "deadline_ms": {"type": "integer", "nullable": True,
+                                "description": "When it runs out, on the server's wall clock (running only)."},
+                "server_time_ms": {"type": "integer"}}},
+            "Table": {"type": "object", "required": ["id", "game", "players", "version", "state"], "properties": {
+                "id": {"type": "string"}, "game": {"type": "string"}, "title": {"type": "string"},
+                "players": {"type": "array", "items": {"type": "string"}},
+                "options": {"type": "object"},
+                "version": {"type": "integer", "description": "Number of the last log entry; every change moves it on."},
+                "state": {"type": "object", "description": (
+                    "The game's own JSON. pivit-tiles: phase, round, target, centre_sticks, "
+                    "players[{name, score, tokens, stick, active, done, waiting_verify, verified, racing}], "
+                    "rounds, winners, last.")},
+                "actions": {"type": "array", "items": {"type": "object"},
+                            "description": "The events the rules allow now."},
+                "finished": {"type": "boolean"},
+                "can_undo": {"type": "boolean"}, "can_redo": {"type": "boolean"},
+                "undo_event": {"type": "object", "nullable": True},
+                "redo_event": {"type": "object", "nullable": True},
+                "timer": {"$ref": "#/components/schemas/Timer"},
+                "server_time_ms": {"type": "integer"},
+                "created_ms": {"type": "integer"}, "finished_ms": {"type": "integer", "nullable": True},
+                "last_change": {"type": "object", "nullable": True}}},
+            "LogEntry": {"type": "object", "properties": {
+                "seq": {"type": "integer"}, "kind": {"type": "string", "enum": ["event", "undo", "redo", "timer"]},
+                "body": {"type": "object"}, "action_id": {"type": "string", "nullable": True},
+                "at_ms": {"type": "integer"}}},
+        }},
+    }

@@ -1,0 +1,140 @@
+// Pivit, the tile game: the round and its phase, the sticks in the centre, and per
+// player the score, trade tokens, stick and what they may do now. Buttons come
+// from the engine's allowed actions, so the page never offers what the rules forbid.
+(function () {
+  'use strict';
+  const $ = (id) => document.getElementById(id);
+
+  const PHASES = {
+    setup: (s) => (s.round ? `Round ${s.round} is over. ` : '') + `Round ${s.round + 1}: everyone draws ${s.options.tiles} tiles face down, then say go.`,
+    playing: (s) => `Round ${s.round}: build your grid!`,
+    verifying: (s) => `Round ${s.round}: all sticks are taken. Verify every stick holder's grid.`,
+    race: (s) => `Round ${s.round}: one-minute race for the last stick.`,
+    'last-minute': (s) => `Round ${s.round}: one minute left for the other player.`,
+    scored: (s) => `Round ${s.round} is scored.`,
+    finished: () => 'The game is over.',
+  };
+
+  function statusOf(p, s) {
+    if (!p.active) return 'Left the game';
+    if (p.waiting_verify) return 'Done: waiting for the grid to be verified';
+    if (p.racing) return 'Racing for the stick';
+    if (p.verified === true) return 'Grid verified correct';
+    if (p.verified === false) return 'Grid NOT correct';
+    if (p.stick !== null && p.stick !== undefined) return 'Done: took a stick';
+    if (s.phase === 'playing') return 'Building the grid';
+    return '';
+  }
+
+  // The text on a button, and the accessible name that says whose it is.
+  function label(action, name) {
+    switch (action.type) {
+      case 'trade': return ['Trade a tile', `${name}: trade a tile`];
+      case 'done': return ['Done!', `${name}: done`];
+      case 'return-stick': return ['Return the stick', `${name}: return the stick`];
+      case 'leave': return ['Leave the game', `${name}: leave the game`];
+      default: return [action.type.replace(/-/g, ' '), `${name}: ${action.type.replace(/-/g, ' ')}`];
+    }
+  }
+
+  function button(ui, text, ariaLabel, event, extraClass) {
+    return ui.el('button', {
+      type: 'button', class: 'action ' + (extraClass || ''), 'aria-label': ariaLabel,
+      dataset: { type: event.type, player: event.player === undefined ? '' : String(event.player) },
+      onclick: async (e) => {
+        const b = e.currentTarget;
+        if (event.type === 'leave' && !window.confirm(ariaLabel + '?')) return;
+        b.disabled = true;
+        try { await ui.act(event); } finally { b.disabled = false; }
+      },
+    }, text);
+  }
+
+  function tokens(ui, left, total) {
+    const dots = '●'.repeat(left) + '○'.repeat(Math.max(0, total - left));
+    return ui.el('p', { class: 'tokens' }, [
+      ui.el('span', { class: 'dots', 'aria-hidden': 'true', text: dots + ' ' }),
+      `Trade tokens: ${left} of ${total}`,
+    ]);
+  }
+
+  function playerCard(ui, table, i) {
+    const s = table.state;
+    const p = s.players[i];
+    const mine = ui.me === i;
+    const actions = table.actions.filter((a) => a.player === i);
+    const card = ui.el('li', {
+      class: 'player' + (mine ? ' mine' : '') + (p.active ? '' : ' inactive'),
+      dataset: { player: String(i) }, 'aria-label': p.name + (mine ? ' (you)' : ''),
+    });
+    card.append(ui.el('div', { class: 'player-head' }, [
+      ui.el('h3', { class: 'name' }, [p.name, mine ? ui.el('span', { class: 'you', text: ' (you)' }) : null]),
+      ui.el('p', { class: 'score' }, [ui.el('strong', { class: 'points', text: String(p.score) }), ' points']),
+    ]));
+    card.append(tokens(ui, p.tokens, s.options.tokens));
+    if (p.stick !== null && p.stick !== undefined) {
+      card.append(ui.el('p', { class: 'stick', text: `Holds the ${p.stick} stick` }));
+    }
+    const status = statusOf(p, s);
+    if (status) card.append(ui.el('p', { class: 'player-status', text: status }));
+    const row = ui.el('div', { class: 'actions' });
+    for (const action of actions) {
+      if (action.type === 'verify') {
+        row.append(ui.el('p', { class: 'verify-ask', text: `Check ${p.name}'s grid:` }));
+        row.append(button(ui, 'Grid correct', `${p.name}'s grid is correct`,
+          { type: 'verify', player: i, valid: true, source: 'manual' }, 'good'));
+        row.append(button(ui, 'Grid not correct', `${p.name}'s grid is not correct`,
+          { type: 'verify', player: i, valid: false, source: 'manual' }, 'bad'));
+        continue;
+      }
+      const [text, aria] = label(action, p.name);
+      row.append(button(ui, text, aria, action, { done: 'primary', leave: 'minor' }[action.type] || ''));
+    }
+    if (row.childElementCount) card.append(row);
+    return card;
+  }
+
+  function renderRounds(ui, table) {
+    const s = table.state;
+    const head = $('pv-rounds-head');
+    const body = $('pv-rounds-body');
+    head.replaceChildren(ui.el('tr', {}, [ui.el('th', { scope: 'col', text: 'Round' })]
+      .concat(s.players.map((p) => ui.el('th', { scope: 'col', text: p.name })))));
+    body.replaceChildren(...s.rounds.map((r) => ui.el('tr', {}, [ui.el('th', { scope: 'row', text: String(r.round) })]
+      .concat(r.points.map((pts, i) => ui.el('td', {
+        text: `+${pts}` + (r.sticks[i] !== null && r.sticks[i] !== undefined ? ` (stick ${r.sticks[i]})` : ''),
+      }))))));
+    $('pv-rounds-box').hidden = s.rounds.length === 0;
+  }
+
+  window.CompanionGame = {
+    keepAwake(table) {
+      return !table.finished && ['playing', 'verifying', 'race', 'last-minute'].includes(table.state.phase);
+    },
+
+    render(table, ui) {
+      const s = table.state;
+      $('pv-phase').textContent = (PHASES[s.phase] || (() => s.phase))(s) + (table.finished ? '' : ` First to ${s.target} wins.`);
+      $('pv-last').textContent = s.last || '';
+      const tableActions = $('pv-table-actions');
+      tableActions.replaceChildren(...table.actions.filter((a) => a.player === undefined).map((a) => {
+        if (a.type === 'start-round') return button(ui, `Go! Start round ${s.round + 1}`, `Go: start round ${s.round + 1}`, a, 'primary big');
+        if (a.type === 'next-round') return button(ui, 'Next round', 'Next round', a, 'primary big');
+        return button(ui, a.type.replace(/-/g, ' '), a.type.replace(/-/g, ' '), a);
+      }));
+      $('pv-centre').textContent = s.two_player ? '' :
+        (s.centre_sticks.length ? `Sticks in the centre: ${s.centre_sticks.join(', ')}` : (s.phase === 'setup' ? '' : 'No sticks left in the centre'));
+      const winner = $('pv-winner');
+      winner.hidden = !table.finished;
+      if (table.finished) {
+        const names = s.winners.map((i) => s.players[i].name);
+        winner.textContent = names.length ? `${names.join(' and ')} ${names.length > 1 ? 'win' : 'wins'} the game!` : 'The game is over.';
+      }
+      const order = s.players.map((_, i) => i);
+      const me = ui.me;
+      if (me !== null && me >= 0 && me < order.length) { order.splice(me, 1); order.unshift(me); }
+      $('pv-players').replaceChildren(...order.map((i) => playerCard(ui, table, i)));
+      renderRounds(ui, table);
+    },
+  };
+})();
