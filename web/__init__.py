@@ -33,6 +33,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     SIMULATED_DEVICES  draw the simulated display and buzzer on the table page (a bool, or a callable
                     asked on each page: True while no physical timer shows the countdown)
     START_TICKER    start the service's timer thread (default True)
+    CAMERA_CHECKS   a companion.camera_checks.CameraChecks (default: one with no camera; phones upload)
+    MAX_PHOTO_BYTES the largest photo upload accepted (default 25 MiB; other requests keep the small cap)
     """
     app = Flask(__name__)
     app.config.from_mapping(
@@ -45,6 +47,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         START_TICKER=True,
         PIN_ATTEMPTS=5,
         PIN_LOCKOUT_SECONDS=30.0,
+        CAMERA_CHECKS=None,
+        MAX_PHOTO_BYTES=25 * 1024 * 1024,
     )
     if test_config:
         app.config.from_mapping(test_config)
@@ -73,10 +77,17 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if app.config["START_TICKER"]:
         service.start_ticker()
 
-    from web import api, pages, security, stream
+    if app.config["CAMERA_CHECKS"] is None:
+        from companion.camera_checks import CameraChecks
+
+        app.config["CAMERA_CHECKS"] = CameraChecks()
+    app.extensions["camera_checks"] = app.config["CAMERA_CHECKS"]
+
+    from web import api, camera, pages, security, stream
 
     security.init_app(app)
     app.register_blueprint(api.bp)
+    app.register_blueprint(camera.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(pages.bp)
     _register_errors(app)

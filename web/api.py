@@ -69,7 +69,7 @@ def health():
         "timer": devices.get("timer", {"ok": True, "simulated": True,
                                         "detail": "no timer device: simulated display and buzzer on the table page"}),
         "gpio": devices.get("gpio", {"ok": False, "attached": False, "detail": "no GPIO devices attached"}),
-        "camera": devices.get("camera", {"ok": False, "attached": False, "detail": "no camera attached"}),
+        "camera": current_app.extensions["camera_checks"].status(),
     }
     if "hardware" in devices:
         body["hardware"] = devices["hardware"]

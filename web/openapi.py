@@ -22,6 +22,8 @@ def _table(description: str) -> dict[str, Any]:
 
 _TABLE_ID = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string"},
              "description": "The table's id, as in its address (/tables/<id>)."}
+_CHECK_ID = {"name": "check_id", "in": "path", "required": True, "schema": {"type": "string"},
+             "description": "The camera check's id, from POST .../camera-checks."}
 _PIN_HEADER = {"name": "X-Table-Pin", "in": "header", "required": False, "schema": {"type": "string"},
                "description": "The table's PIN (or \"pin\" in the JSON body)."}
 _PIN_ERRORS = {
@@ -155,11 +157,79 @@ def document(server_url: str) -> dict[str, Any]:
                                       "content": {"text/event-stream": {"schema": {"type": "string"}}}},
                               "404": _error("No such table."),
                               "503": _error("Too many open streams: retry after Retry-After seconds.")}}},
+            "/api/tables/{table_id}/camera-checks": {"post": {
+                "summary": "Read and check a photo of a player's Pivit grid",
+                "description": ("Send the photo as the body (image/jpeg, image/png, image/webp) or as the form "
+                                "field `photo`; with no body the table's camera takes the picture. The answer is "
+                                "the grid as read, the verdict with the table's rules, and the annotated picture's "
+                                "address. Nothing is recorded until the check's verify is posted."),
+                "parameters": [_TABLE_ID, _PIN_HEADER,
+                               {"name": "player", "in": "query", "required": True, "schema": {"type": "integer"},
+                                "description": "Whose grid this is (index in the players list)."}],
+                "requestBody": {"required": False, "content": {
+                    "image/*": {"schema": {"type": "string", "format": "binary"}},
+                    "multipart/form-data": {"schema": {"type": "object", "properties": {
+                        "photo": {"type": "string", "format": "binary"}}}}}},
+                "responses": {"201": {"description": "The check", "content": {"application/json": {
+                    "schema": {"$ref": "#/components/schemas/CameraCheck"}}}},
+                              "400": _error("Not a usable photo, or no such player."),
+                              "409": _error("No camera attached and no photo sent, or not a Pivit tile table."),
+                              "422": _error("No grid of tiles found in the photo."),
+                              **_PIN_ERRORS}}},
+            "/api/tables/{table_id}/camera-checks/{check_id}": {"get": {
+                "summary": "A recent camera check (kept in memory, the last few per table)",
+                "parameters": [_TABLE_ID, _CHECK_ID],
+                "responses": {"200": {"description": "The check", "content": {"application/json": {
+                    "schema": {"$ref": "#/components/schemas/CameraCheck"}}}},
+                              "404": _error("No such table or check.")}}},
+            "/api/tables/{table_id}/camera-checks/{check_id}/annotated.png": {"get": {
+                "summary": "The photo with every tile labelled and the faulty lines outlined",
+                "parameters": [_TABLE_ID, _CHECK_ID],
+                "responses": {"200": {"description": "PNG", "content": {"image/png": {
+                    "schema": {"type": "string", "format": "binary"}}}},
+                              "404": _error("No such table or check.")}}},
+            "/api/tables/{table_id}/camera-checks/{check_id}/corrections": {"post": {
+                "summary": "Correct misread cells (one tap on the phone); the grid is checked again",
+                "parameters": [_TABLE_ID, _CHECK_ID, _PIN_HEADER],
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                    "type": "object", "required": ["cells"], "properties": {
+                        "cells": {"type": "array", "items": {"type": "object", "required": ["row", "col", "tile"],
+                                  "properties": {"row": {"type": "integer"}, "col": {"type": "integer"},
+                                                 "tile": {"type": "string", "nullable": True,
+                                                          "description": "3G, ** for a wild, null: no tile"}}}},
+                        "pin": _MUTATION_FIELDS["pin"]}}}}},
+                "responses": {"200": {"description": "The check after the corrections", "content": {
+                    "application/json": {"schema": {"$ref": "#/components/schemas/CameraCheck"}}}},
+                              "400": _error("A correction that is not a cell and a tile."),
+                              **_PIN_ERRORS}}},
+            "/api/tables/{table_id}/camera-checks/{check_id}/verify": {"post": {
+                "summary": "Record the check's verdict as the round's verify event (source: camera)",
+                "parameters": [_TABLE_ID, _CHECK_ID, _PIN_HEADER],
+                "requestBody": {"required": False, "content": {"application/json": {"schema": {
+                    "type": "object", "properties": _MUTATION_FIELDS}}}},
+                "responses": {"200": _table("The table after the verify event"),
+                              "400": _error("The rules do not allow verifying this player now."),
+                              "409": _error("Version conflict."),
+                              **_PIN_ERRORS}}},
             "/api/openapi.json": {"get": {
                 "summary": "This document",
                 "responses": {"200": {"description": "OpenAPI 3", "content": {"application/json": {}}}}}},
         },
         "components": {"schemas": {
+            "CameraCheck": {"type": "object", "properties": {
+                "id": {"type": "string"}, "table": {"type": "string"}, "player": {"type": "integer"},
+                "revision": {"type": "integer", "description": "How many corrections were applied."},
+                "grid": {"type": "string", "description": "The grid as read, in the grid-file format."},
+                "tiles": {"type": "array", "items": {"type": "object", "properties": {
+                    "row": {"type": "integer"}, "col": {"type": "integer"}, "tile": {"type": "string"},
+                    "confidence": {"type": "number"}, "corrected": {"type": "boolean"}}}},
+                "unsure": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}},
+                           "description": "Cells read with low confidence: worth a second look."},
+                "valid": {"type": "boolean"},
+                "violations": {"type": "array", "items": {"type": "object", "properties": {
+                    "rule": {"type": "string"}, "cells": {"type": "array"}, "message": {"type": "string"}}}},
+                "rules": {"type": "object"}, "elapsed_ms": {"type": "number"},
+                "annotated_url": {"type": "string"}}},
             "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
             "Health": {"type": "object", "properties": {
                 "status": {"type": "string", "enum": ["ok", "error"]},

@@ -174,8 +174,12 @@ def run(args: argparse.Namespace) -> int:
     from web import create_app
     from web.qr import print_qr, service_url
 
+    from companion.camera_checks import CameraChecks
+
     service = TableService(store, outputs=[PageTimerOutput()], default_timer_seconds=config.timer.default_seconds)
     devices = open_hardware(config, args.simulate_hardware, service.on_button)
+    camera_checks = CameraChecks()
+    camera_checks.open_camera_in_background(dict(config.camera))
     service.outputs.extend(devices.outputs)
     # The app needs the address, which with --port 0 is known only once bound.
     app_box: list = []
@@ -201,6 +205,7 @@ def run(args: argparse.Namespace) -> int:
     app_box.append(create_app({
         "TABLE_SERVICE": service, "COMPANION": config, "PUBLIC_URL": url,
         "DEVICES": devices.status, "SIMULATED_DEVICES": lambda: not physical_timer(devices),
+        "CAMERA_CHECKS": camera_checks,
     }))
 
     def stop(signum, frame):
@@ -228,6 +233,7 @@ def run(args: argparse.Namespace) -> int:
         server.close()
         service.close()
         devices.close()
+        camera_checks.close()
         if lock is not None:
             lock.close()
     return 0

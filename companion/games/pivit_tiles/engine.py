@@ -39,6 +39,7 @@ class Options:
     tiles: int  # tiles per grid
     tie_break: str  # "share" or "play-on"
     hints: bool  # "I'm stuck" hints allowed on the phones
+    tileset: str  # "classic" or "connect": which colours the grid checks accept
 
 
 @dataclass
@@ -130,7 +131,15 @@ def parse_options(options: dict[str, Any], players: int) -> Options:
         tiles=_number(options, "tiles", 24, 1, 114),
         tie_break=tie_break,
         hints=_bool(options, "hints", young),
+        tileset=_tileset(options),
     )
+
+
+def _tileset(options: dict) -> str:
+    value = options.get("tileset", "classic")
+    if value not in ("classic", "connect"):
+        raise OptionError("option 'tileset' must be 'classic' or 'connect'")
+    return value
 
 
 def _player(state: State, event: dict) -> int:
@@ -176,6 +185,7 @@ class PivitTiles:
             "tiles": 24,
             "tie_break": "share",
             "hints": False,  # on by default in the younger-players variation
+            "tileset": "classic",
         }
 
     def new_state(self, players: list[str], options: dict[str, Any]) -> State:
@@ -253,6 +263,7 @@ class PivitTiles:
                 "tiles": o.tiles,
                 "tie_break": o.tie_break,
                 "hints": o.hints,
+                "tileset": o.tileset,
             },
             "centre_sticks": list(state.centre),
             "players": [
