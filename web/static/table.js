@@ -61,11 +61,44 @@
     }
   }
 
+  // Any authenticated call under /api/tables/<id>/ for a game's own panels (camera checks):
+  // sends the PIN, shows errors where taps show theirs, and returns the parsed JSON or null.
+  async function call(path, { method = 'POST', body = null, json = null } = {}) {
+    const pin = storage.get('pin:' + tableId);
+    if (!pin && method !== 'GET') {
+      showError('Enter the table PIN first (the host has it), then tap again.');
+      $('pin-input').focus();
+      return null;
+    }
+    const headers = pin ? { 'X-Table-Pin': pin } : {};
+    if (json !== null) headers['Content-Type'] = 'application/json';
+    if (body && body.type) headers['Content-Type'] = body.type;
+    try {
+      const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/${path}`, {
+        method, headers, body: json !== null ? JSON.stringify(json) : body, credentials: 'same-origin',
+      });
+      const data = await response.json().catch(() => ({ error: `the service answered ${response.status}` }));
+      if (!response.ok) {
+        if (response.status === 401 || response.status === 403) { storage.set('pin:' + tableId, null); showPinState(); }
+        showError(data.error || `the service answered ${response.status}`);
+        return null;
+      }
+      showError('');
+      return data;
+    } catch (e) {
+      showError('The table service cannot be reached: ' + e.message);
+      return null;
+    }
+  }
+
   const ui = {
     el,
     get me() { return me(); },
     players: () => table.players,
     act: (event) => send('actions', event),
+    call,
+    accept: (next) => accept(next),
+    tableId,
     describe,
   };
 

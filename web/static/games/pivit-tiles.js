@@ -85,6 +85,10 @@
           { type: 'verify', player: i, valid: true, source: 'manual' }, 'good'));
         row.append(button(ui, 'Grid not correct', `${p.name}'s grid is not correct`,
           { type: 'verify', player: i, valid: false, source: 'manual' }, 'bad'));
+        row.append(ui.el('button', {
+          type: 'button', class: 'action camera', 'aria-label': `Check ${p.name}'s grid with the camera`,
+          onclick: () => window.PivitCamera.open(ui, table, i),
+        }, 'Check with camera'));
         continue;
       }
       const [text, aria] = label(action, p.name);
