@@ -21,6 +21,8 @@
   let alarms = 0;
   let scoresKey = null;
   let connection = 'connecting';
+  const simulatedPanel = document.getElementById('simulated-devices');
+  const firmwareView = !!simulatedPanel && simulatedPanel.dataset.source === 'simulator';
 
   const serverNow = () => Date.now() + offset;
   const me = () => {
@@ -204,7 +206,8 @@
     const countdown = $('countdown');
     if (countdown.textContent !== text) countdown.textContent = text;
     const display = $('sim-display');
-    if (display && display.textContent !== text) display.textContent = table.timer.status === 'idle' ? '--:--' : text;
+    // Under --simulate-hardware the virtual display is the simulated Pico's own (devices.js).
+    if (display && !firmwareView && display.textContent !== text) display.textContent = table.timer.status === 'idle' ? '--:--' : text;
     if (table.timer.status === 'running' && remainingMs() <= 0 && alarmedFor !== table.timer.deadline_ms) {
       lastDeadline = table.timer.deadline_ms;
       alarm();
@@ -247,7 +250,7 @@
     beep();
     if (navigator.vibrate) navigator.vibrate([400, 150, 400, 150, 400]);
     const buzzer = $('sim-buzzer');
-    if (buzzer) {
+    if (buzzer && !firmwareView) {
       buzzer.dataset.on = '1';
       buzzer.textContent = 'BUZZ! Time is up';
       setTimeout(() => { buzzer.dataset.on = '0'; buzzer.textContent = 'Buzzer quiet'; }, 3000);
