@@ -599,6 +599,8 @@ def to_json(state: State) -> dict[str, Any]:
             "words": words,
         },
         "players": players,
+        # The chips are the score: the service's chart and history read a top-level `scores`.
+        "scores": list(state.chips),
         "pool": state.pool_count,
         "kitty": state.kitty,
         "tiles_total": layout.size,
