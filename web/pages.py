@@ -51,7 +51,9 @@ def home():
         options = {**game.default_options(), **{k: v for k, v in config.games.get(game_id, {}).items()
                                                  if k in game.default_options()}}
         games.append({"id": game.id, "title": game.title, "min_players": game.min_players,
-                      "max_players": game.max_players, "options": options})
+                      "max_players": game.max_players, "options": options,
+                      # Options with a fixed set of values get a menu (games may list them).
+                      "choices": getattr(game, "option_choices", lambda: {})()})
     url = public_url() + "/"
     return render_template("home.html", tables=service.tables(), games=games, url=url, qr=qr_svg(url),
                            games_json=json.dumps(games))

@@ -61,6 +61,7 @@
         case 'json':
           try { options[key] = JSON.parse(raw); } catch (e) { throw new Error(`${key.replace(/_/g, ' ')} is not valid JSON`); }
           break;
+        case 'text': if (raw !== '') options[key] = input.value; break;
         default: options[key] = input.value;
       }
     }

@@ -188,6 +188,10 @@ class PivitTiles:
             "tileset": "classic",
         }
 
+    def option_choices(self) -> dict[str, list[str]]:
+        """Options with a fixed set of values (the home page shows them as menus)."""
+        return {"tileset": ["classic", "connect"], "tie_break": ["share", "play-on"]}
+
     def new_state(self, players: list[str], options: dict[str, Any]) -> State:
         if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
             raise OptionError("players must be a list of names")
