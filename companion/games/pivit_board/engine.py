@@ -350,6 +350,9 @@ class PivitBoard:
                 "masters": list(outcome.masters),
             },
             "message": self._message(state, outcome),
+            # The practice computer's move for the player to move, so a phone's
+            # "computer move" button can send it as an ordinary move (None once over).
+            "suggestion": self.suggest_move(state),
             "position": position_str(position),
             "record": self.export_record(state),
         }
