@@ -8,6 +8,7 @@ leaves open are documented in docs/rules/quivit.md.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,8 +37,11 @@ DEFAULTS: dict[str, Any] = {
     "double_rotation": False,
     "free_link_spends_double_rotate": True,
     "family_play": False,
-    "teams": None,  # Family Play: lists of player indices, e.g. [[0, 2], [1, 3]]
-    "team_names": None,  # Family Play: optional names, default "Ann & Cy"
+    # Family Play: lists of player indices, e.g. [[0, 2], [1, 3]], or as typed on a phone,
+    # "Ann, Cy / Bob, Di" (see parse_teams); empty: no teams. A string default makes the new-table
+    # form show a text field for it.
+    "teams": "",
+    "team_names": "",  # Family Play: optional names, "Suns / Moons", default "Ann & Cy"
     "hints": False,  # show the best-rotation hint on the phones (learning games)
 }
 
@@ -164,15 +168,65 @@ def parse_options(options: dict[str, Any] | None, players: list[str]) -> Options
     )
 
 
+TEAM_SEPARATORS = re.compile(r"\s*(?:/|;|\n)\s*")
+MEMBER_SEPARATORS = re.compile(r"\s*(?:,|&|\+)\s*")
+
+
+def parse_teams(text: str, players: list[str]) -> list[list[int]]:
+    """``"Ann, Cy / Bob, Di"`` -> ``[[0, 2], [1, 3]]``: Family Play teams as a phone types them.
+
+    Teams are separated by ``/``, ``;`` or new lines, their members by ``,``,
+    ``&`` or ``+``; a member is a player's name (any case) or a player's number
+    counted from 1. Raises OptionError naming what it cannot read.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise OptionError("Family Play needs teams, like: Ann, Cy / Bob, Di")
+    by_name = {name.casefold(): i for i, name in enumerate(players)}
+    teams = []
+    for t, part in enumerate(TEAM_SEPARATORS.split(text.strip())):
+        members = [m for m in MEMBER_SEPARATORS.split(part) if m]
+        if not members:
+            raise OptionError(f"team {t + 1} names nobody: write teams like Ann, Cy / Bob, Di")
+        team = []
+        for member in members:
+            if member.casefold() in by_name:
+                team.append(by_name[member.casefold()])
+            elif member.isdigit() and 1 <= int(member) <= len(players):
+                team.append(int(member) - 1)
+            else:
+                raise OptionError(f"team {t + 1} names {member!r}, who is not at this table")
+        teams.append(team)
+    return teams
+
+
+def teams_str(teams, players: list[str]) -> str:
+    """``[[0, 2], [1, 3]]`` -> ``"Ann, Cy / Bob, Di"``, the text `parse_teams` reads."""
+    return " / ".join(", ".join(players[p] for p in team) for team in teams)
+
+
+def parse_team_names(text: str) -> list[str]:
+    """``"Suns / Moons"`` -> ``["Suns", "Moons"]``: separated like teams (``/``, ``;`` or new lines)."""
+    return TEAM_SEPARATORS.split(text.strip()) if text.strip() else []
+
+
 def _teams(options: dict, players: list[str], family: bool) -> tuple[tuple[tuple[int, ...], ...], tuple[str, ...]]:
     raw = options.get("teams")
     raw_names = options.get("team_names")
+    # The new-table form sends empty text for an option left blank.
+    if raw == "":
+        raw = None
+    if raw_names == "":
+        raw_names = None
     if not family:
         if raw is not None or raw_names is not None:
             raise OptionError("teams are for Family Play: turn on the option family_play")
         return tuple((i,) for i in range(len(players))), tuple(players)
+    if isinstance(raw, str):
+        raw = parse_teams(raw, players)
+    if isinstance(raw_names, str):
+        raw_names = parse_team_names(raw_names)
     if not isinstance(raw, list) or not raw:
-        raise OptionError("Family Play needs teams: lists of player numbers, like [[0, 2], [1, 3]]")
+        raise OptionError("Family Play needs teams: lists of player numbers, like [[0, 2], [1, 3]], or Ann, Cy / Bob, Di")
     teams = []
     seen: set[int] = set()
     for t, team in enumerate(raw):

@@ -93,7 +93,12 @@ def state_json(s: State) -> dict[str, Any]:
         "end_reason": s.end_reason or None,
         "uncounted_cards": s.uncounted,
         "uncounted_points": s.uncounted_points,
-        "winners": list(s.winners),
+        # The service's history and chart read players: "scores" has each player's side's score,
+        # "winners" every player of a winning side (Family Play: the whole team); the sides
+        # themselves are in "winning_sides".
+        "scores": [s.sides[side_of[i]].score for i in range(len(s.players))],
+        "winners": [p for i in s.winners for p in sorted(s.sides[i].members)],
+        "winning_sides": list(s.winners),
         "standings": [
             {"side": i, "name": s.sides[i].name, "score": s.sides[i].score, "cards": s.sides[i].cards, "rank": ranks[i]}
             for i in order

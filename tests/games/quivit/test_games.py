@@ -59,7 +59,9 @@ def check(state, events):
     assert GAME.finished(state) == (state.phase == "game-over") == (actions == [])
     if GAME.finished(state):
         best = max((s.score, s.cards) for s in state.sides)
-        assert view["winners"] == [i for i, s in enumerate(state.sides) if (s.score, s.cards) == best]
+        sides = [i for i, s in enumerate(state.sides) if (s.score, s.cards) == best]
+        assert view["winning_sides"] == sides
+        assert view["winners"] == [p for i in sides for p in sorted(state.sides[i].members)]
     else:
         assert state.phase in ("color-blocking", "color-die", "turn", "final-draw")
     if view["hints"] is not None:
