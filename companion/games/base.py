@@ -53,6 +53,13 @@ class Game(Protocol):
         """True once the game is over."""
 
 
+class OptionMenus(Protocol):
+    """Optional: options whose values come from a fixed list (shown as menus on the home page)."""
+
+    def option_choices(self) -> dict[str, list[str]]:
+        """``{"option": ["value", ...]}``; each list holds the option's default."""
+
+
 class TimedGame(Protocol):
     """Optional: a game whose rules start a countdown (Pivit's one-minute race, Quivit's timed turn)."""
 

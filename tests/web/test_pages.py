@@ -176,3 +176,16 @@ def test_exports(client, api, service, clock):
 def test_static_files_are_served(client):
     for name in ("app.css", "common.js", "home.js", "table.js", "games/pivit-tiles.js", "games/_generic.js"):
         assert client.get(f"/static/{name}").status_code == 200, name
+
+
+def test_options_with_fixed_values_are_menus(client):
+    """Every game's option_choices become a <select> holding the default, so no value is typed wrong."""
+    from companion.games import available_games, get_game
+
+    html = client.get("/").get_data(as_text=True)
+    for game_id in available_games():
+        game = get_game(game_id)
+        for key, values in getattr(game, "option_choices", lambda: {})().items():
+            assert game.default_options()[key] in values
+            assert f'<select id="opt-{game_id}-{key}"' in html
+    assert '<textarea id="opt-scrabble-junior-layout_text"' in html

@@ -71,6 +71,10 @@ class Quivit:
     def default_options(self) -> dict[str, Any]:
         return dict(DEFAULTS)
 
+    def option_choices(self) -> dict[str, list[str]]:
+        """Options with a fixed set of values (the home page shows them as menus)."""
+        return {"mode": ["digital", "scorekeeping"], "drain_short_grid": ["end", "play-on"]}
+
     def new_state(self, players: list[str], options: dict[str, Any]) -> State:
         """The grid dealt and flipped, the first turn about to start. Raises OptionError."""
         if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):

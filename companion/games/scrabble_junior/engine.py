@@ -659,6 +659,12 @@ class ScrabbleJunior:
     min_players = 2
     max_players = 4
 
+    def option_choices(self) -> dict[str, list[str]]:
+        """Options with a fixed set of values (the home page shows them as menus)."""
+        from companion.games.scrabble_junior.layout import builtin_layouts
+
+        return {"tiles": [DIGITAL, REAL], "layout": builtin_layouts()}
+
     def default_options(self) -> dict[str, Any]:
         return {
             "tiles": DIGITAL,  # or REAL: the box's tiles, the companion records placements only
