@@ -192,6 +192,8 @@ def create_table(browser, server, players, options, shots=None):
         field = page.locator(f"#opt-quivit-{key}")
         if isinstance(value, bool):
             field.set_checked(value)
+        elif field.evaluate("e => e.tagName") == "SELECT":  # options with fixed values are menus
+            field.select_option(str(value))
         else:
             field.fill(str(value))
     page.get_by_label("Table PIN").fill(PIN)
