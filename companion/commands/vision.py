@@ -1,0 +1,274 @@
+"""`companion vision`: read tile grids from photos, check them, score the reader, calibrate colours.
+
+    companion vision read [--tileset NAME] [--json] [--annotate DIR] IMAGE...
+    companion vision check [--json] [--young] [--tiles N] [--tileset NAME] [--annotate DIR] IMAGE
+    companion vision eval [--json] DIR
+    companion vision calibrate [--tileset NAME] [-o FILE] IMAGE GRID
+    companion vision capture [--camera KIND] [-o FILE]
+
+Exit status: 0 every photo was read (read), the grid is valid (check); 1 the
+grid is not valid (check); 2 some input could not be read (one line on stderr
+naming it; read goes on with the other photos). OpenCV and NumPy load inside
+the handlers, so `companion --help` stays quick.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from companion.errors import InputError
+
+TILESETS = ["classic", "connect"]
+
+
+def register(subparsers) -> None:
+    vision = subparsers.add_parser(
+        "vision",
+        help="camera check: read a grid of tiles from a photo",
+        description="Read grids of tiles from photos, check them, score the reader on labelled photos.",
+    )
+    vision.set_defaults(group_parser=vision)
+    sub = vision.add_subparsers(title="commands", metavar="COMMAND")
+
+    read = sub.add_parser(
+        "read",
+        help="read the grid in each photo",
+        description="Read the grid of tiles in each photo and print it in grid-file notation "
+        "(or one JSON object per photo per line with --json). Exit 0 if every photo was read, "
+        "2 if some could not be.",
+    )
+    read.add_argument("--tileset", default="classic", choices=TILESETS, help="tile set (default classic)")
+    read.add_argument("--json", action="store_true", help="one JSON object per photo per line")
+    read.add_argument("--annotate", metavar="DIR", help="write each photo with its tiles labelled to DIR/NAME.read.png")
+    _calibration_option(read)
+    read.add_argument("images", nargs="+", metavar="IMAGE", help="photo file (JPEG, PNG, WebP or BMP)")
+    read.set_defaults(handler=run_read)
+
+    check = sub.add_parser(
+        "check",
+        help="read the grid in a photo, then check it against the rules",
+        description="Read the grid in a photo and check it as `companion pivit check` does; the photo "
+        "with every tile labelled and the faulty lines outlined is written to DIR/NAME.check.png. "
+        "Exit 0 if the grid is valid, 1 if not, 2 if the photo could not be read.",
+    )
+    from companion.commands.pivit import add_check_options
+
+    add_check_options(check)
+    check.add_argument("--annotate", metavar="DIR", default=".", help="folder for the annotated picture (default: current folder)")
+    _calibration_option(check)
+    check.add_argument("image", metavar="IMAGE", help="photo file")
+    check.set_defaults(handler=run_check)
+
+    evaluate = sub.add_parser(
+        "eval",
+        help="score the reader on photos with truth files",
+        description="Read every NAME.jpg of DIR that has a NAME.json truth file beside it and print the "
+        "per-tile accuracy, the photos read exactly and the time per photo.",
+    )
+    evaluate.add_argument("--json", action="store_true", help="one JSON object per photo, then the summary")
+    _calibration_option(evaluate)
+    evaluate.add_argument("folder", metavar="DIR")
+    evaluate.set_defaults(handler=run_eval)
+
+    calibrate = sub.add_parser(
+        "calibrate",
+        help="measure the tile colours under this table's light",
+        description="Photograph tiles whose grid you know (every colour of the tile set at least once), "
+        "give the photo and the grid file; the colours measured are saved for --calibration.",
+    )
+    calibrate.add_argument("--tileset", default="classic", choices=TILESETS, help="tile set (default classic)")
+    calibrate.add_argument("-o", "--output", default="calibration.json", metavar="FILE", help="where to save it (default calibration.json)")
+    calibrate.add_argument("image", metavar="IMAGE", help="photo of the known tiles")
+    calibrate.add_argument("grid", metavar="GRID", help="grid file of the same tiles")
+    calibrate.set_defaults(handler=run_calibrate)
+
+    capture = sub.add_parser(
+        "capture",
+        help="take a photo with the Pi camera or a webcam",
+        description="Take one photo with the table's camera and save it as a JPEG.",
+    )
+    capture.add_argument("--camera", default="auto", choices=["auto", "pi", "webcam"], help="camera to use (default: Pi camera, else webcam)")
+    capture.add_argument("-o", "--output", default="capture.jpg", metavar="FILE", help="JPEG file to write (default capture.jpg)")
+    capture.set_defaults(handler=run_capture)
+
+
+def _calibration_option(parser) -> None:
+    parser.add_argument("--calibration", metavar="FILE", help="colour calibration made by `companion vision calibrate`")
+
+
+def _load_calibration(path):
+    if path is None:
+        return None
+    from vision.colour import Calibration
+    from vision.errors import CalibrationError
+
+    try:
+        return Calibration.load(path)
+    except CalibrationError as exc:
+        raise InputError(str(exc)) from None
+
+
+def _read(path: str, tileset: str, calibration):
+    """The ReadResult of one photo. Raises InputError naming the photo."""
+    from vision.errors import VisionError
+    from vision.pipeline import read_image_file
+
+    try:
+        return read_image_file(path, tileset, calibration)
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, not a photo") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except VisionError as exc:
+        raise InputError(f"{path}: {exc}") from None
+
+
+def _annotation_path(folder: str, image: str, suffix: str) -> str:
+    stem = os.path.splitext(os.path.basename(image))[0] or "photo"
+    return os.path.join(folder, f"{stem}.{suffix}.png")
+
+
+def _write_png(path: str, data: bytes) -> None:
+    try:
+        folder = os.path.dirname(path)
+        if folder:
+            os.makedirs(folder, exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def _unsure(result, below: float = 0.25) -> list[str]:
+    return [f"row {t.row} col {t.col} ({t.tile}, confidence {t.confidence:.2f})" for t in result.tiles if t.confidence < below]
+
+
+def run_read(args) -> int:
+    calibration = _load_calibration(args.calibration)
+    status = 0
+    for path in args.images:
+        try:
+            result = _read(path, args.tileset, calibration)
+            if args.annotate:
+                _write_png(_annotation_path(args.annotate, path, "read"), result.annotated_png())
+        except InputError as exc:
+            print(f"companion: {exc}", file=sys.stderr)
+            status = 2
+            continue
+        if args.json:
+            print(json.dumps(result.to_json(path)), flush=True)
+        else:
+            print(f"{path}: {len(result.tiles)} tiles in {result.elapsed_ms:.0f} ms")
+            print(result.grid)
+            unsure = _unsure(result)
+            if unsure:
+                print("  not sure of: " + "; ".join(unsure))
+    return status
+
+
+def run_check(args) -> int:
+    from companion.commands.pivit import check_report, check_result_json
+    from companion.games.pivit_tiles.check import check_grid
+
+    calibration = _load_calibration(args.calibration)
+    result = _read(args.image, args.tileset, calibration)
+    cells = result.cells()
+    verdict = check_grid(cells, args.tileset, young=args.young, tiles=args.tiles)
+    out_path = _annotation_path(args.annotate, args.image, "check")
+    _write_png(out_path, result.annotated_png(verdict.violations))
+    if args.json:
+        doc = check_result_json(args.image, verdict)
+        doc.pop("file", None)
+        doc.pop("tiles", None)
+        print(
+            json.dumps(
+                {
+                    "image": args.image,
+                    **result.to_json(args.image),
+                    **doc,
+                    "annotated": out_path,
+                }
+            )
+        )
+    else:
+        print(check_report(args.image, cells, verdict))
+        unsure = _unsure(result)
+        if unsure:
+            print("  not sure of: " + "; ".join(unsure))
+        print(f"annotated picture: {out_path}")
+    return 0 if verdict.valid else 1
+
+
+def run_eval(args) -> int:
+    from vision.evaluate import evaluate_folder
+
+    calibration = _load_calibration(args.calibration)
+
+    def report(photo) -> None:
+        if args.json:
+            print(json.dumps({**photo.__dict__, "exact": photo.exact}), flush=True)
+        else:
+            mark = "exact" if photo.exact else (f"ERROR {photo.error}" if photo.error else "WRONG")
+            print(f"{photo.name}: {photo.correct}/{photo.truth} tiles right, {photo.extra} extra, {photo.elapsed_ms:.0f} ms  {mark}", flush=True)
+
+    try:
+        summary = evaluate_folder(args.folder, calibration, on_photo=report)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    if args.json:
+        print(json.dumps(summary.to_json()))
+    else:
+        right = sum(p.correct for p in summary.photos)
+        total = sum(p.truth + p.extra for p in summary.photos)
+        exact = sum(p.exact for p in summary.photos)
+        print(
+            f"per-tile accuracy {100 * summary.tile_accuracy:.2f}% ({right}/{total}), "
+            f"photos read exactly {exact}/{len(summary.photos)} ({100 * summary.exact_rate:.0f}%), "
+            f"{summary.ms_per_photo:.0f} ms per photo"
+        )
+    return 0
+
+
+def run_calibrate(args) -> int:
+    from companion.commands.pivit import read_text
+    from companion.games.pivit_tiles.grid import GridError, parse_grid
+    from vision.calibrate import calibrate_from_read
+    from vision.errors import CalibrationError
+
+    try:
+        known = parse_grid(read_text(args.grid), args.tileset, source=args.grid)
+    except GridError as exc:
+        raise InputError(str(exc)) from None
+    result = _read(args.image, args.tileset, None)
+    try:
+        calibration, report = calibrate_from_read(result, known, args.tileset, source=os.path.basename(args.image))
+        calibration.save(args.output)
+    except CalibrationError as exc:
+        raise InputError(f"{args.image}: {exc}") from None
+    except OSError as exc:
+        raise InputError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
+    print(report)
+    print(f"calibration saved to {args.output}")
+    return 0
+
+
+def run_capture(args) -> int:
+    import cv2
+
+    from vision.capture import CameraError, open_camera
+
+    try:
+        camera = open_camera(args.camera)
+        try:
+            frame = camera.capture()
+        finally:
+            camera.close()
+    except CameraError as exc:
+        raise InputError(str(exc)) from None
+    if not cv2.imwrite(args.output, frame, [cv2.IMWRITE_JPEG_QUALITY, 92]):
+        raise InputError(f"{args.output}: cannot write a JPEG there")
+    print(f"{args.output}: {frame.shape[1]}x{frame.shape[0]}")
+    return 0

@@ -1,0 +1,78 @@
+"""Design classification: each printed shape, sharp and blurred, turned with its tile."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.design import (
+    BLUR_STEPS,
+    PROTOTYPE_CURVES,
+    PROTOTYPES,
+    classify_design,
+    compute_prototype_curves,
+    design_features,
+    design_mask,
+    draw_design,
+)
+from vision.errors import ClassifyError
+
+DESIGNS = "123456"
+
+
+def _colour_patch(grey, colour=(40, 60, 200)):
+    """A grey design patch painted in a colour on the black face, as a BGR patch."""
+    weight = (grey.astype(np.float32) - grey.min()) / max(1, int(grey.max()) - int(grey.min()))
+    face = np.array([22, 18, 16], np.float32)
+    paint = np.array(colour, np.float32)
+    return (face + weight[..., None] * (paint - face)).astype(np.uint8)
+
+
+def test_the_stored_curves_are_the_drawn_shapes():
+    computed = compute_prototype_curves()
+    for design in DESIGNS:
+        assert np.allclose(computed[design], np.array(PROTOTYPE_CURVES[design]), atol=0.004), design
+        assert PROTOTYPE_CURVES[design][0] == PROTOTYPES[design]
+        assert len(PROTOTYPE_CURVES[design]) == len(BLUR_STEPS)
+
+
+@pytest.mark.parametrize("design", list(DESIGNS))
+@pytest.mark.parametrize("blur", [0.0, 0.02, 0.04, 0.055])
+def test_each_design_is_read_sharp_and_blurred(design, blur):
+    patch = _colour_patch(draw_design(design, 64, blur))
+    reading = classify_design(patch)
+    assert reading.design == design
+    assert 0.0 < reading.confidence <= 1.0
+
+
+@pytest.mark.parametrize("design", list(DESIGNS))
+@pytest.mark.parametrize("pixels", [24, 40, 90])
+def test_each_design_is_read_from_small_and_large_tiles(design, pixels):
+    # A tile of `pixels` in the photo, resampled to the 64-pixel patch as the pipeline does.
+    small = cv2.resize(draw_design(design, pixels), (64, 64), interpolation=cv2.INTER_LINEAR)
+    assert classify_design(_colour_patch(small, (200, 90, 10))).design == design
+
+
+def test_square_and_diamond_differ_only_by_the_grid():
+    # The same shape turned by 45 degrees against the tile's edges is the other design.
+    square = draw_design("4", 64)
+    turned = cv2.warpAffine(square, cv2.getRotationMatrix2D((31.5, 31.5), 45, 1.0), (64, 64), borderValue=30)
+    assert classify_design(_colour_patch(square)).design == "4"
+    assert classify_design(_colour_patch(turned)).design == "3"
+
+
+def test_features_ignore_the_design_colour_and_size():
+    a = design_features(design_mask(_colour_patch(draw_design("2", 64), (20, 160, 160))))
+    b = design_features(design_mask(_colour_patch(draw_design("2", 64), (230, 220, 220))))
+    assert np.allclose(a, b, atol=0.02)
+
+
+def test_a_blank_face_has_no_design():
+    with pytest.raises(ClassifyError):
+        classify_design(np.full((64, 64, 3), 20, np.uint8))
+
+
+def test_dirt_on_a_design_does_not_change_it():
+    patch = _colour_patch(draw_design("1", 64), (220, 220, 230))
+    patch[30:33, 28:31] = 25  # a dark speck inside a white circle
+    assert classify_design(patch).design == "1"

@@ -1,0 +1,172 @@
+"""The whole read on synthetic photos: every condition the issue names, exact grids, clear errors."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.games.pivit_tiles.check import check_grid
+from vision import NoTilesError, ReadResult, VisionError, read_image, read_image_bytes
+from vision.evaluate import score
+from vision.synthetic import Scene, render
+
+CONDITIONS = {
+    "touching tiles": dict(gap=0.0, jitter=0.0, turn=0.0),
+    "loose tiles": dict(gap=0.06, jitter=0.04, turn=2.0),
+    "turned 40 degrees": dict(rotation=40.0),
+    "turned -40 degrees": dict(rotation=-40.0),
+    "perspective": dict(tilt=(0.12, -0.12)),
+    "lighting gradient": dict(light=(0.4, -0.35, 0.9)),
+    "soft shadow": dict(shadow=0.45),
+    "blur": dict(blur=1.0),
+    "noise": dict(noise=5.0),
+    "jpeg artefacts": dict(jpeg_quality=50),
+    "warm light": dict(cast=(0.88, 1.0, 1.1)),
+    "cool light": dict(cast=(1.1, 1.0, 0.9)),
+    "dim": dict(light=(0.0, 0.0, 0.7)),
+}
+
+
+def _read(rendered):
+    return read_image_bytes(rendered.data, rendered.tileset)
+
+
+@pytest.mark.parametrize("background", ["wood", "cloth", "white"])
+@pytest.mark.parametrize("tileset", ["classic", "connect"])
+@pytest.mark.parametrize("valid", [True, False], ids=["valid", "invalid"])
+def test_grids_are_read_exactly(photo, background, tileset, valid):
+    seed = {"wood": 11, "cloth": 12, "white": 13}[background] * (2 if tileset == "classic" else 3) + valid
+    rendered = photo(seed, tileset, tiles=12, valid=valid, background=background)
+    result = _read(rendered)
+    assert result.cells() == rendered.cells
+
+
+@pytest.mark.parametrize("condition", list(CONDITIONS))
+def test_each_condition_is_read_exactly(photo, condition):
+    rendered = photo(5, "classic", tiles=12, **CONDITIONS[condition])
+    assert _read(rendered).cells() == rendered.cells
+
+
+@pytest.mark.parametrize("tileset", ["classic", "connect"])
+def test_wilds_are_read(photo, tileset):
+    rendered = photo(21, tileset, tiles=10, wilds=2, blur=0.3)
+    assert _read(rendered).cells() == rendered.cells
+
+
+def test_many_random_photos(photo):
+    """Random scenes, everything at once, small renders: nearly every tile and photo right."""
+    right = total = exact = 0
+    for seed in range(100, 136):
+        rendered = photo(seed, "classic" if seed % 2 else "connect", tiles=6 + seed % 12, valid=seed % 3 != 0)
+        try:
+            result = _read(rendered)
+            s = score(str(seed), result.cells(), rendered.cells, result.elapsed_ms)
+            right += s.correct
+            total += s.truth + s.extra
+            exact += s.exact
+        except VisionError:
+            total += len(rendered.cells)
+    assert right / total >= 0.99
+    assert exact >= 34
+
+
+def test_rows_grow_down_the_image():
+    # An L: three tiles along the top row, two more down the left column.
+    cells = {(0, 0): "1R", (0, 1): "1O", (0, 2): "1Y", (1, 0): "2R", (2, 0): "3R"}
+    rendered = render(cells, "classic", Scene(size=(480, 360), tile_px=50, rotation=12))
+    result = read_image(rendered.image, "classic")
+    assert result.cells() == cells
+    assert [(t.row, t.col) for t in result.tiles] == sorted(cells)
+
+
+def test_a_grid_turned_45_degrees_is_read_one_way_or_the_other():
+    cells = {(0, 0): "4B", (0, 1): "4G", (0, 2): "4Y", (1, 2): "5Y", (2, 2): "6Y"}
+    rendered = render(cells, "classic", Scene(size=(480, 360), tile_px=45, rotation=45))
+    read = read_image(rendered.image, "classic").cells()
+    turned = {(c, 2 - r): t for (r, c), t in cells.items()}  # the same grid a quarter turn round
+    mirrored_rows = {(2 - c, r): t for (r, c), t in cells.items()}
+    assert read in (cells, turned, mirrored_rows)
+
+
+def test_a_single_tile():
+    rendered = render({(0, 0): "6P"}, "classic", Scene(size=(320, 240), tile_px=60, rotation=17))
+    assert read_image(rendered.image, "classic").cells() == {(0, 0): "6P"}
+
+
+@pytest.mark.parametrize("background", ["wood", "cloth", "white"])
+def test_a_table_without_tiles_is_a_clear_error(background):
+    # A render with its only tile far outside the frame.
+    tint = {"wood": (1.0, 1.0, 1.0), "cloth": (0.5, 0.7, 0.4), "white": (1.0, 0.99, 0.97)}[background]
+    scene = Scene(size=(320, 240), background=background, background_tint=tint, noise=2.0, centre=(5.0, 5.0))
+    rendered = render({(0, 0): "1R"}, "classic", scene)
+    with pytest.raises(NoTilesError) as info:
+        read_image_bytes(rendered.data)
+    assert info.value.status == 422
+    assert "no tiles" in str(info.value)
+
+
+def test_the_check_of_a_read_grid_is_the_check_of_the_grid(photo):
+    for seed, valid in ((31, True), (32, False), (33, False)):
+        rendered = photo(seed, "classic", tiles=10, valid=valid)
+        read = _read(rendered)
+        expected = check_grid(rendered.cells, "classic", tiles=0)
+        got = check_grid(read.cells(), "classic", tiles=0)
+        assert got.valid == valid == expected.valid
+        assert [(v.rule, v.cells) for v in got.violations] == [(v.rule, v.cells) for v in expected.violations]
+
+
+def test_read_result_for_the_web(photo):
+    rendered = photo(41, "connect", tiles=9, valid=False)
+    result = read_image_bytes(rendered.data, tileset="connect")
+    assert isinstance(result, ReadResult)
+    assert result.elapsed_ms > 0
+    doc = result.to_json("x.jpg")
+    assert set(doc) == {"image", "tiles", "grid", "elapsed_ms"}
+    assert all(set(t) == {"row", "col", "tile", "confidence"} for t in doc["tiles"])
+    assert all(0.0 <= t["confidence"] <= 1.0 for t in doc["tiles"])
+    from companion.games.pivit_tiles.grid import parse_grid
+
+    assert parse_grid(result.grid, "connect") == result.cells()
+
+    verdict = check_grid(result.cells(), "connect", tiles=0)
+    assert verdict.violations
+    plain = result.annotated_png()
+    with_objects = result.annotated_png(verdict.violations)
+    with_dicts = result.annotated_png([v.to_json() for v in verdict.violations])
+    for png in (plain, with_objects, with_dicts):
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert with_objects == with_dicts != plain
+
+    import cv2
+
+    picture = cv2.imdecode(np.frombuffer(plain, np.uint8), cv2.IMREAD_COLOR)
+    assert picture.shape[:2] == rendered.image.shape[:2]
+
+
+def test_big_photos_are_annotated_small():
+    rendered = render({(0, 0): "1R", (0, 1): "1O"}, "classic", Scene(size=(1600, 1200), tile_px=120))
+    result = read_image(rendered.image, "classic")
+    import cv2
+
+    picture = cv2.imdecode(np.frombuffer(result.annotated_png(max_side=800), np.uint8), cv2.IMREAD_COLOR)
+    assert max(picture.shape[:2]) == 800
+
+
+@pytest.mark.parametrize("centre", [(0.3, 0.3), (0.72, 0.68), (0.3, 0.7)])
+def test_the_grid_anywhere_in_the_frame(centre):
+    cells = {(0, 0): "1B", (0, 1): "2B", (0, 2): "3B", (1, 2): "3G", (2, 2): "3Y"}
+    rendered = render(cells, "classic", Scene(size=(640, 480), tile_px=40, rotation=-15, centre=centre, blur=0.4, jpeg_quality=80))
+    assert read_image_bytes(rendered.data).cells() == cells
+
+
+def test_a_big_photo_is_found_small_and_read_from_its_detail(photo):
+    # Found on the photo scaled to about 1000 pixels, read from the decoded pixels.
+    rendered = photo(71, "connect", tiles=14, size=(2600, 1950), jpeg_quality=85)
+    result = read_image_bytes(rendered.data, "connect")
+    assert result.image.shape[:2] == (1950, 2600)
+    assert result.cells() == rendered.cells
+    # The same JPEG decoded at half size by libjpeg, as a 12-megapixel photo is.
+    from vision.config import DecodeConfig, VisionConfig
+
+    half = read_image_bytes(rendered.data, "connect", config=VisionConfig(decode=DecodeConfig(target_long_side=1200)))
+    assert half.image.shape[:2] == (975, 1300)
+    assert half.cells() == rendered.cells

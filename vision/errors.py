@@ -1,0 +1,50 @@
+"""The errors the vision pipeline raises when it gives up.
+
+Every stage raises a subclass of VisionError (a ValueError) with a message a
+player understands and an HTTP-ish `status` hint for the web page: 400 the
+bytes are not a usable photo, 413 the photo is too large, 422 the photo is
+fine but no grid could be read from it.
+"""
+from __future__ import annotations
+
+
+class VisionError(ValueError):
+    """The photo could not be read as a grid of tiles. `status` is an HTTP status hint."""
+
+    status = 422
+
+
+class BadImageError(VisionError):
+    """The bytes are not a usable colour photo (not an image, truncated, greyscale, too small)."""
+
+    status = 400
+
+
+class ImageTooLargeError(VisionError):
+    """The photo has more pixels (or bytes) than the configured limit."""
+
+    status = 413
+
+
+class NoTilesError(VisionError):
+    """No tile was found in the photo."""
+
+    status = 422
+
+
+class LatticeError(VisionError):
+    """Tiles were found but no square grid fits them."""
+
+    status = 422
+
+
+class ClassifyError(VisionError):
+    """A tile's design or colour could not be read at all."""
+
+    status = 422
+
+
+class CalibrationError(VisionError):
+    """A colour calibration could not be made or loaded."""
+
+    status = 422

@@ -1,0 +1,166 @@
+"""Stage 1, find the tiles: the centre of every design enclosed in a dark tile.
+
+A tile is a black square with one brighter design in its middle, ringed by a
+black margin. Tiles that touch merge into one dark blob, so blobs are not
+counted; instead each design is found as a *hole* in the dark mask: a
+brighter region that the tile's black margin closes off from the table. Its
+centroid is the tile's centre whatever the tile's neighbours, and the lattice
+stage fits the grid to these centres.
+
+"Dark" is relative to the table around it: the table's brightness is
+estimated at coarse scale with the dark pixels left out, so a lighting
+gradient or a soft shadow across the table moves the threshold with it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from vision.config import FindConfig
+from vision.errors import NoTilesError
+
+
+@dataclass
+class Candidates:
+    """Possible tile centres in one (work) image."""
+
+    centres: Any  # float64 array N x 2 of (x, y) pixels
+    areas: Any  # float64 array N: design hole areas in pixels
+    boxes: Any  # int array N x 4: x, y, w, h of each hole
+    dark: Any  # uint8 array H x W: 1 where the table is covered by dark tile surface
+    strict: Any = None  # the same with dark paints kept out (see dark_masks)
+
+
+def work_image(image, config: FindConfig):
+    """The image scaled down so its long side is about config.work_long_side; and that scale."""
+    import cv2
+
+    long_side = max(image.shape[:2])
+    factor = int(round(long_side / config.work_long_side))
+    if factor <= 1:
+        return image, 1.0
+    # A whole-number factor takes OpenCV's fast path for area averaging.
+    height, width = image.shape[0] // factor, image.shape[1] // factor
+    small = cv2.resize(image[: height * factor, : width * factor], (width, height), interpolation=cv2.INTER_AREA)
+    return small, 1.0 / factor
+
+
+def dark_masks(image, config: FindConfig):
+    """(loose, strict) uint8 masks, 1 where a pixel is much darker than the table around it.
+
+    `loose` compares each pixel with the local table brightness only. On a
+    bright table a dark paint (green, blue) can fall under that threshold too,
+    filling its design in. `strict` takes the threshold from the black faces'
+    own level instead (a few times above it, and at most a larger share of
+    the table), which keeps such designs out and, on a dim table, keeps a
+    blurred margin closed. Holes are looked for in both.
+    """
+    import cv2
+    import numpy as np
+
+    blue, green, red = cv2.split(image)
+    value = cv2.max(cv2.max(blue, green), red)  # HSV value: designs of every colour are bright in it
+    height, width = value.shape
+    median = float(np.median(value[::4, ::4]))
+    first = value < config.dark_ratio * max(median, 1.0)
+    # Table brightness at coarse scale, a normalised blur that skips dark pixels.
+    coarse = max(1, min(height, width) // 96)
+    small = cv2.resize(value, (width // coarse, height // coarse), interpolation=cv2.INTER_AREA).astype(np.float32)
+    weight = cv2.resize((~first).astype(np.float32), (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA)
+    sigma = max(small.shape) / config.background_cells
+    num = cv2.GaussianBlur(small * weight, (0, 0), sigma)
+    den = cv2.GaussianBlur(weight, (0, 0), sigma)
+    table = np.where(den > 0.02, num / np.maximum(den, 1e-6), median).astype(np.float32)
+    table = cv2.resize(table, (width, height), interpolation=cv2.INTER_LINEAR)
+    loose = value < config.dark_ratio * table
+    strict = loose
+    if loose.any():
+        # A low percentile: dark paints let into `loose` must not raise the faces' level.
+        face = float(np.percentile(value[loose], 25))
+        cap = max(config.face_ratio * face, face + config.face_margin * median)
+        # Below the cap, but up to a higher share of the table than `loose`: on a dim
+        # table a blurred margin rises above 0.45 of it, yet stays far below the paints.
+        strict = value < np.minimum(config.face_table_ratio * table, cap)
+    return loose.astype(np.uint8), strict.astype(np.uint8)
+
+
+def _holes(dark, config: FindConfig):
+    """(centres, areas, boxes) of the design-like holes in a dark mask."""
+    import cv2
+    import numpy as np
+
+    if config.close_margins:
+        # Mend hairline breaks in a tile's black margin (a design reaching the edge,
+        # blur), which would let its design leak out into the table.
+        dark = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    height, width = dark.shape
+    # Two-level contours: outer outlines of dark blobs, and the holes in them. The
+    # dark pixels count as 8-connected, so a hole is closed off by a diagonal step.
+    contours, hierarchy = cv2.findContours(dark, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    centres, areas, boxes = [], [], []
+    if hierarchy is None:
+        return np.zeros((0, 2)), np.zeros(0), np.zeros((0, 4), np.int64)
+    max_area = config.max_design_fraction * height * width
+    for contour, (_next, _prev, _child, parent) in zip(contours, hierarchy[0]):
+        if parent < 0:
+            continue  # an outer outline, not a hole
+        x, y, w, h = cv2.boundingRect(contour)
+        if x <= 0 or y <= 0 or x + w >= width or y + h >= height:
+            continue
+        m = cv2.moments(contour)
+        area = m["m00"]
+        if not config.min_design_area <= area <= max_area:
+            continue
+        if max(w, h) > config.max_aspect * max(min(w, h), 1) or area < config.min_fill * w * h:
+            continue
+        centres.append((m["m10"] / area, m["m01"] / area))
+        areas.append(area)
+        boxes.append((x, y, w, h))
+    if not centres:
+        return np.zeros((0, 2)), np.zeros(0), np.zeros((0, 4), np.int64)
+    return np.array(centres, np.float64), np.array(areas, np.float64), np.array(boxes, np.int64)
+
+
+def _merge_holes(loose, strict):
+    """The holes of both masks, each design once.
+
+    A design found in both is kept from the loose mask, unless the strict
+    mask's hole is clearly bigger: then the loose mask had cut a dim design
+    into pieces, and the whole one replaces them.
+    """
+    import numpy as np
+
+    centres, areas, boxes = (list(a) for a in loose)
+    for c, a, b in zip(*strict):
+        x, y, w, h = b
+        inside = [
+            k for k, (cx, cy) in enumerate(centres) if x <= cx <= x + w and y <= cy <= y + h
+        ]
+        if inside and a <= 1.2 * sum(areas[k] for k in inside):
+            continue
+        for k in sorted(inside, reverse=True):
+            del centres[k], areas[k], boxes[k]
+        centres.append(c)
+        areas.append(a)
+        boxes.append(b)
+    if not centres:
+        return np.zeros((0, 2)), np.zeros(0), np.zeros((0, 4), np.int64)
+    return np.array(centres, np.float64), np.array(areas, np.float64), np.array(boxes, np.int64)
+
+
+def find_tiles(image, config: FindConfig | None = None) -> Candidates:
+    """Candidate tile centres in a BGR image. Raises NoTilesError if there are none."""
+    import numpy as np
+
+    cfg = config or FindConfig()
+    loose, strict = dark_masks(image, cfg)
+    centres, areas, boxes = _holes(loose, cfg)
+    if strict is not loose:
+        centres, areas, boxes = _merge_holes((centres, areas, boxes), _holes(strict, cfg))
+    if len(areas):
+        # Designs differ in area by a factor of about two; specks of glare are far smaller.
+        keep = areas >= cfg.min_relative_area * np.percentile(areas, 90)
+        centres, areas, boxes = centres[keep], areas[keep], boxes[keep]
+    if not len(areas):
+        raise NoTilesError("no tiles found: hold the camera over the grid so the black tiles show against the table")
+    return Candidates(centres=centres, areas=areas, boxes=boxes, dark=loose, strict=strict)

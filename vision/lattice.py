@@ -1,0 +1,451 @@
+"""Stage 2, fit the grid lattice: which cell (row, col) each tile centre sits in.
+
+Tiles are laid on a square grid, so their centres lie near the nodes of a
+lattice: image point = H (col, row, 1) for one projective map H (a
+homography covers rotation, scale and the mild perspective of a hand-held
+photo). The fit:
+
+1. the grid's angle from the straight edges of the dark blobs the designs
+   sit in (segment directions taken four times over, so the four sides of a
+   square agree), else from the directions to each centre's nearest
+   neighbours;
+2. the pitch from the nearest-neighbour distances along the grid's axes;
+3. the nodes' phase from the circular mean of the centres' positions, then
+   integer cells by rounding, and a least-squares similarity, affine or
+   homography fit (as many degrees of freedom as the spread of the tiles
+   supports), re-rounding and dropping centres that sit off every node.
+
+Rows are the lattice axis nearest the image's downward direction, columns the
+one nearest rightward; a grid turned by exactly 45 degrees is ambiguous and is
+read one way or the other.
+
+Afterwards `verify_tiles` checks each found centre against the dark mask (a
+sunlit spot of table ringed by tiles is not a tile) and looks at every cell
+next to a tile for a tile whose design was not a clean hole (its margin
+broken by blur or by a design reaching the tile's edge).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from vision.config import LatticeConfig
+from vision.errors import LatticeError
+from vision.find import Candidates
+
+Cell = tuple[int, int]
+MAX_PERSPECTIVE = 0.02  # change of scale per cell the homography may have
+
+
+@dataclass
+class Lattice:
+    """A square grid in an image: H maps (col, row, 1) to image pixels."""
+
+    homography: Any  # 3x3 float64
+    pitch: float  # pixels between neighbouring cell centres, near the grid's middle
+    angle: float  # degrees the grid's rows are turned from the image's rows
+    cells: list[Cell] = field(default_factory=list)  # (row, col) of each tile found
+    tile: float = 1.0  # a tile's side in pitches (less than 1 when tiles are laid with gaps)
+
+    def to_image(self, points):
+        """Image (x, y) of lattice points given as an N x 2 array of (col, row)."""
+        import numpy as np
+
+        pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+        homog = np.hstack([pts, np.ones((len(pts), 1))]) @ self.homography.T
+        return homog[:, :2] / homog[:, 2:3]
+
+    def to_lattice(self, points):
+        """Lattice (col, row) of image points given as an N x 2 array of (x, y)."""
+        import numpy as np
+
+        pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+        homog = np.hstack([pts, np.ones((len(pts), 1))]) @ np.linalg.inv(self.homography).T
+        return homog[:, :2] / homog[:, 2:3]
+
+    def cell_corners(self, cell: Cell):
+        """The four image corners of a cell (top-left, top-right, bottom-right, bottom-left)."""
+        row, col = cell
+        return self.to_image([(col - 0.5, row - 0.5), (col + 0.5, row - 0.5), (col + 0.5, row + 0.5), (col - 0.5, row + 0.5)])
+
+    def scaled(self, factor: float) -> "Lattice":
+        """The same lattice in an image scaled by `factor`."""
+        import numpy as np
+
+        scale = np.diag([factor, factor, 1.0])
+        return Lattice(scale @ self.homography, self.pitch * factor, self.angle, list(self.cells), self.tile)
+
+
+def fit_lattice(candidates: Candidates, config: LatticeConfig | None = None) -> tuple[Lattice, list[int]]:
+    """The lattice through the candidate centres, and the indices of the centres on it.
+
+    `lattice.cells[k]` is the cell of candidate `kept[k]`. Raises LatticeError
+    if no grid fits (for instance two tiles overlapping in one cell only).
+    """
+    import numpy as np
+
+    cfg = config or LatticeConfig()
+    pts = np.asarray(candidates.centres, dtype=np.float64)
+    if len(pts) == 0:
+        raise LatticeError("no tiles to fit a grid to")
+    edges = _edge_geometry(candidates)
+    if len(pts) == 1:
+        if edges is None or edges[1] == 0:
+            raise LatticeError("the tile's edges cannot be made out")
+        angle, pitch = edges
+    else:
+        angle, pitch = _orientation_and_pitch(pts, cfg, edges)
+    theta = math.radians(angle)
+    c, s = math.cos(theta), math.sin(theta)
+    # (col, row) -> pixels: columns run along u = (c, s), rows along v = (-s, c).
+    origin = _phase_origin(pts, angle, pitch, pts[_medoid(pts)])
+    homography = np.array([[c * pitch, -s * pitch, origin[0]], [s * pitch, c * pitch, origin[1]], [0, 0, 1.0]])
+    lattice = Lattice(homography, pitch, angle)
+    kept = list(range(len(pts)))
+    for _ in range(cfg.iterations):
+        grid = lattice.to_lattice(pts)
+        cells = np.rint(grid)
+        resid = np.linalg.norm(grid - cells, axis=1)
+        kept = _one_per_cell(cells, resid, cfg.max_residual)
+        if not kept:
+            raise LatticeError("the tiles do not sit on a square grid")
+        lattice.homography = _fit_map(cells[kept], pts[kept], lattice.homography)
+    grid = lattice.to_lattice(pts)
+    cells = np.rint(grid)
+    resid = np.linalg.norm(grid - cells, axis=1)
+    kept = _one_per_cell(cells, resid, cfg.max_residual)
+    if not kept:
+        raise LatticeError("the tiles do not sit on a square grid")
+    lattice.cells = [(int(cells[k, 1]), int(cells[k, 0])) for k in kept]
+    lattice.pitch = _local_pitch(lattice)
+    if edges is not None and edges[1] > 0:
+        # A lone tile's blob is the tile itself; gaps make it smaller than a cell. Blur
+        # eats into a blob's edge a little, hence the allowance.
+        lattice.tile = float(min(1.0, max(0.75, edges[1] / lattice.pitch + 0.03)))
+    return lattice, kept
+
+
+def _phase_origin(pts, angle: float, pitch: float, near):
+    """A lattice node near `near`, placed by the centres' common phase.
+
+    Each centre's position along an axis, in pitches, has a fractional part;
+    their circular mean is where the nodes sit, and a stray centre (a speck
+    between two tiles) barely moves it.
+    """
+    import numpy as np
+
+    theta = math.radians(angle)
+    c, s = math.cos(theta), math.sin(theta)
+    rel = pts - near
+    along = np.column_stack([rel[:, 0] * c + rel[:, 1] * s, -rel[:, 0] * s + rel[:, 1] * c]) / pitch
+    turns = np.exp(2j * math.pi * along)
+    phase = np.angle(turns.sum(axis=0)) / (2 * math.pi)  # nodes sit at phase + integers
+    du, dv = phase * pitch
+    return near + np.array([du * c - dv * s, du * s + dv * c])
+
+
+def _medoid(pts) -> int:
+    import numpy as np
+
+    centre = np.median(pts, axis=0)
+    return int(np.argmin(np.linalg.norm(pts - centre, axis=1)))
+
+
+def _orientation_and_pitch(pts, cfg: LatticeConfig, edges: tuple[float, float] | None) -> tuple[float, float]:
+    """Grid angle in degrees (-45, 45] and pitch in pixels.
+
+    The angle comes from the tiles' edges where they show, else from the
+    directions to each centre's nearest neighbours; the pitch from the
+    nearest-neighbour distances along the grid's axes, or the tile side if no
+    two tiles are neighbours along an axis.
+    """
+    import numpy as np
+
+    diff = pts[None, :, :] - pts[:, None, :]
+    dist = np.linalg.norm(diff, axis=2)
+    np.fill_diagonal(dist, np.inf)
+    nearest = dist.min(axis=1)
+    near = dist <= cfg.neighbour_slack * nearest[:, None]
+    vx, vy = diff[..., 0][near], diff[..., 1][near]
+    phi = np.arctan2(vy, vx)
+    if edges is not None:
+        angle = edges[0]
+    else:
+        # Four times the angle maps the four grid directions onto one.
+        angle = math.degrees(math.atan2(np.sin(4 * phi).sum(), np.cos(4 * phi).sum()) / 4)
+        if angle <= -45:
+            angle += 90
+    theta = math.radians(angle)
+    # Components along the grid axes; neighbours along an axis give the pitch.
+    a = np.abs(vx * math.cos(theta) + vy * math.sin(theta))
+    b = np.abs(-vx * math.sin(theta) + vy * math.cos(theta))
+    along = np.maximum(a, b)
+    on_axis = np.minimum(a, b) < 0.3 * along
+    # In a connected grid every tile's nearest neighbour is one pitch away, so the
+    # median nearest distance holds even if a few centres are spurious or a line
+    # has a gap.
+    owner = np.nonzero(near)[0]
+    steps = np.full(len(pts), np.inf)
+    np.minimum.at(steps, owner[on_axis], along[on_axis])
+    steps = steps[np.isfinite(steps)]
+    if not len(steps) and edges is not None and edges[1] > 0:
+        return angle, edges[1]
+    first = float(np.median(steps)) if len(steps) else float(np.median(nearest))
+    near_first = along[on_axis & (along > 0.8 * first) & (along < 1.25 * first)]
+    pitch = float(np.median(near_first)) if len(near_first) else first
+    return angle, pitch
+
+
+def _edge_geometry(candidates: Candidates) -> tuple[float, float] | None:
+    """Grid angle and tile side from the outlines of the dark blobs holding the designs.
+
+    A blob's outline is made of tile edges (touching tiles merge, but their
+    outer edges stay straight), so its straight segments, taken four times
+    over in angle and weighted by length, give the grid's angle even when no
+    two tiles share an edge. The side is the square root of a one-design
+    blob's area. None if no blob holds a design.
+    """
+    import cv2
+    import numpy as np
+
+    contours, _ = cv2.findContours(candidates.dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    min_area = 2.0 * float(np.min(candidates.areas))
+    sum_cos = sum_sin = 0.0
+    sides = []
+    pts = candidates.centres
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if area < min_area:
+            continue
+        x, y, w, h = cv2.boundingRect(contour)
+        inside_box = (pts[:, 0] >= x) & (pts[:, 0] <= x + w) & (pts[:, 1] >= y) & (pts[:, 1] <= y + h)
+        held = [i for i in np.nonzero(inside_box)[0] if cv2.pointPolygonTest(contour, (float(pts[i, 0]), float(pts[i, 1])), False) > 0]
+        if not held:
+            continue
+        poly = cv2.approxPolyDP(contour, max(1.0, 0.02 * math.sqrt(area)), True)[:, 0, :].astype(np.float64)
+        seg = np.roll(poly, -1, axis=0) - poly
+        length = np.hypot(seg[:, 0], seg[:, 1])
+        phi = np.arctan2(seg[:, 1], seg[:, 0])
+        sum_cos += float((length * np.cos(4 * phi)).sum())
+        sum_sin += float((length * np.sin(4 * phi)).sum())
+        if len(held) == 1:
+            sides.append(math.sqrt(area))
+    if sum_cos == 0 and sum_sin == 0:
+        return None
+    angle = math.degrees(math.atan2(sum_sin, sum_cos) / 4)
+    if angle <= -45:
+        angle += 90
+    side = float(np.median(sides)) if sides else 0.0
+    return angle, side
+
+
+def _one_per_cell(cells, resid, max_residual: float) -> list[int]:
+    """Indices of centres near a node, the nearest one where two share a cell."""
+    best: dict[tuple[int, int], int] = {}
+    for k in range(len(cells)):
+        if resid[k] > max_residual:
+            continue
+        key = (int(cells[k, 0]), int(cells[k, 1]))
+        if key not in best or resid[k] < resid[best[key]]:
+            best[key] = k
+    return sorted(best.values())
+
+
+def _fit_map(grid, pts, previous):
+    """Least-squares map from grid (col, row) to pixels, as general as the tiles' spread allows."""
+    import numpy as np
+
+    cols = np.unique(grid[:, 0])
+    rows = np.unique(grid[:, 1])
+    n = len(grid)
+    if n >= 8 and len(cols) >= 3 and len(rows) >= 3:
+        h = _fit_homography(grid, pts)
+        # Mild perspective only: the scale changes by at most a few percent a cell.
+        # A stronger fit is tile placement noise that would bend the grid at its ends.
+        if h is not None and np.abs(h[2, :2]).max() <= MAX_PERSPECTIVE and _sane(h, previous, grid):
+            return h
+    if n >= 4 and len(cols) >= 2 and len(rows) >= 2:
+        # Affine: pts = A grid + t.
+        design = np.hstack([grid, np.ones((n, 1))])
+        sol, *_ = np.linalg.lstsq(design, pts, rcond=None)
+        h = np.vstack([sol.T, [0, 0, 1.0]])
+        if _sane(h, previous, grid):
+            return h
+    if n >= 2:
+        # Similarity: rotation and one scale, the only shape two points or one line can fix.
+        g = grid[:, 0] + 1j * grid[:, 1]
+        p = pts[:, 0] + 1j * pts[:, 1]
+        gm, pm = g.mean(), p.mean()
+        denom = np.sum(np.abs(g - gm) ** 2)
+        if denom > 0:
+            a = np.sum(np.conj(g - gm) * (p - pm)) / denom
+            t = pm - a * gm
+            return np.array([[a.real, -a.imag, t.real], [a.imag, a.real, t.imag], [0, 0, 1.0]])
+    # One point: keep the shape, move it onto the point.
+    h = previous.copy()
+    h[:2, 2] += pts[0] - (previous @ np.array([grid[0, 0], grid[0, 1], 1.0]))[:2]
+    return h
+
+
+def _fit_homography(grid, pts):
+    import cv2
+    import numpy as np
+
+    h, _ = cv2.findHomography(grid.astype(np.float64), pts.astype(np.float64), 0)
+    if h is None or not np.isfinite(h).all():
+        return None
+    return h / h[2, 2]
+
+
+def _sane(h, previous, grid) -> bool:
+    """A fit that keeps cells square-ish and the pitch near the previous one (no fold-overs)."""
+    import numpy as np
+
+    centre = grid.mean(axis=0)
+    probe = np.array([centre, centre + [1, 0], centre + [0, 1]])
+    homog = np.hstack([probe, np.ones((3, 1))])
+
+    def image(m):
+        q = homog @ m.T
+        return q[:, :2] / q[:, 2:3]
+
+    new, old = image(h), image(previous)
+    u, v = new[1] - new[0], new[2] - new[0]
+    ou = old[1] - old[0]
+    lu, lv, lo = np.linalg.norm(u), np.linalg.norm(v), np.linalg.norm(ou)
+    if not (0.7 < lu / lo < 1.4 and 0.7 < lv / lu < 1.4):
+        return False
+    cross = u[0] * v[1] - u[1] * v[0]
+    return abs(cross) / (lu * lv) > 0.85 and cross > 0
+
+
+def _local_pitch(lattice: Lattice) -> float:
+    """Pixels per cell at the middle of the tiles' bounding box."""
+    import numpy as np
+
+    rows = [r for r, _ in lattice.cells] or [0]
+    cols = [c for _, c in lattice.cells] or [0]
+    centre = np.array([(min(cols) + max(cols)) / 2, (min(rows) + max(rows)) / 2])
+    p = lattice.to_image([centre, centre + [1, 0], centre + [0, 1]])
+    return float((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[2] - p[0])) / 2)
+
+
+def cell_patch(image, lattice: Lattice, cell: Cell, size: int, border: float = 0.0, offset=(0.0, 0.0)):
+    """A cell of `image` resampled to a size x size square, grid-aligned.
+
+    `border` widens the square by that many cells on each side (a negative
+    border narrows it, to a tile smaller than its cell); `offset` (cols,
+    rows) moves it, to centre a hand-placed tile that sits a little off its
+    lattice node. The patch's x axis runs along the grid's columns and y
+    along its rows, so a design lies in the patch as it lies on the tile,
+    whatever the photo's rotation.
+    """
+    import cv2
+    import numpy as np
+
+    row, col = cell[0] + offset[1], cell[1] + offset[0]
+    span = 1.0 + 2 * border
+    step = span / size
+    to_lattice = np.array(
+        [[step, 0, col - span / 2 + step / 2], [0, step, row - span / 2 + step / 2], [0, 0, 1.0]]
+    )
+    return cv2.warpPerspective(
+        image,
+        lattice.homography @ to_lattice,
+        (size, size),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
+@dataclass
+class TileCell:
+    """A tile's cell and where its design's centre sits in it (cols, rows off the node)."""
+
+    cell: Cell
+    offset: tuple[float, float]
+    found: bool  # True if its design was a clean hole; False if added by the cell check
+
+
+def tileness(dark, lattice: Lattice, cell: Cell, offset=(0.0, 0.0), size: int = 24) -> tuple[float, float]:
+    """(dark share of the tile's black face, bright share of the tile's middle).
+
+    The face is sampled where no design reaches: the four corners (every
+    design but the four-point star, whose tips point there) or the middles of
+    the four edges (every design but the circle, clover and diamond, which
+    reach out along the axes), whichever is darker. A tile gives a first near
+    1 and a second well above 0; bare table gives a first near 0.
+    """
+    import numpy as np
+
+    patch = cell_patch(dark * 255, lattice, cell, size, border=(lattice.tile - 1) / 2, offset=offset).astype(np.float32) / 255.0
+    k = np.abs(np.arange(size) + 0.5 - size / 2) / (size / 2)  # 0 at the centre, 1 at the edge
+    kx, ky = k[None, :], k[:, None]
+    corners = (kx > 0.62) & (kx < 0.92) & (ky > 0.62) & (ky < 0.92)
+    edges = ((kx > 0.74) & (kx < 0.92) & (ky < 0.35)) | ((ky > 0.74) & (ky < 0.92) & (kx < 0.35))
+    middle = np.maximum(kx, ky) < 0.3
+    face = max(float(patch[corners].mean()), float(patch[edges].mean()))
+    return face, float(1.0 - patch[middle].mean())
+
+
+def verify_tiles(candidates: Candidates, lattice: Lattice, kept: list[int], config: LatticeConfig | None = None) -> list[TileCell]:
+    """The tiles of the grid: found centres whose cell is a dark tile, plus tiles the holes missed.
+
+    Every cell next to a tile is sampled from the dark mask, and next to each
+    tile so added. Raises LatticeError if no tile remains.
+    """
+    import numpy as np
+
+    cfg = config or LatticeConfig()
+    dark = candidates.dark
+    strict = candidates.strict if candidates.strict is not None else dark
+    grid = lattice.to_lattice(candidates.centres[kept])
+    area_of_cell = lattice.pitch**2
+    tiles: dict[Cell, TileCell] = {}
+    for k, idx in enumerate(kept):
+        cell = lattice.cells[k]
+        share = candidates.areas[idx] / area_of_cell
+        if not cfg.min_design_area <= share <= cfg.max_design_area:
+            continue
+        offset = (float(grid[k, 0] - cell[1]), float(grid[k, 1] - cell[0]))
+        ring, _ = tileness(dark, lattice, cell, offset)
+        if ring < cfg.min_tileness:
+            continue
+        tiles[cell] = TileCell(cell, offset, True)
+    if not tiles:
+        raise LatticeError("no tiles found: the dark shapes in the photo are not tiles with designs")
+    # Tiles whose design was not a clean hole, next to known tiles; again from each
+    # tile added, so a run of such tiles is found from its ends.
+    frontier = set(tiles)
+    while frontier:
+        around = {
+            (r + dr, c + dc)
+            for r, c in frontier
+            for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+        }
+        frontier = set()
+        for cell in sorted(around - set(tiles)):
+            if tileness(dark, lattice, cell, size=12)[0] < 0.3:
+                continue  # bare table: most cells around a grid, settled cheaply
+            near = _neighbours(tiles, *cell)
+            # A hand-placed tile drifts with its neighbours: look where they point,
+            # and on the node itself.
+            drift = (
+                sum(t.offset[0] for t in near) / len(near),
+                sum(t.offset[1] for t in near) / len(near),
+            )
+            for offset in (drift, (0.0, 0.0)):
+                face, _ = tileness(dark, lattice, cell, offset)
+                # The middle from the strict mask, where a dark paint is not taken for face.
+                _, middle = tileness(strict, lattice, cell, offset)
+                if face >= cfg.min_added_tileness and middle >= 0.5:
+                    tiles[cell] = TileCell(cell, offset, False)
+                    frontier.add(cell)
+                    break
+    return [tiles[c] for c in sorted(tiles)]
+
+
+def _neighbours(tiles, row: int, col: int) -> list[TileCell]:
+    near = ((row + 1, col), (row - 1, col), (row, col + 1), (row, col - 1))
+    return [tiles[c] for c in near if c in tiles]

@@ -1,0 +1,190 @@
+"""The whole read: photo in, grid of tiles with confidences out.
+
+    decode (capture) -> find_tiles -> fit_lattice -> verify_tiles
+      -> per tile: cell_patch -> classify_design, colour_sample
+      -> classify_colours (per photo) -> assemble_grid
+
+Detection works on the photo scaled to about a thousand pixels; the patches
+each tile is read from are cut from the decoded photo at its full decoded
+resolution. If the tiles turn out small in the frame (a far-away shot), the
+detection is run again at a higher resolution.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from vision.assemble import TileReading, assemble_grid, grid_text, tile_code
+from vision.colour import Calibration, ColourSample, classify_colours, colour_sample
+from vision.config import VisionConfig
+from vision.design import classify_design
+from vision.errors import ClassifyError, NoTilesError, VisionError
+from vision.find import find_tiles, work_image
+from vision.lattice import Lattice, cell_patch, fit_lattice, verify_tiles
+
+
+@dataclass
+class ReadResult:
+    """A photo read as a grid. `grid` is the grid-file text; `tiles` one reading per tile."""
+
+    tiles: list[TileReading]
+    grid: str
+    elapsed_ms: float
+    image: Any = field(repr=False)  # the decoded BGR photo the lattice refers to
+    lattice: Lattice = field(repr=False)
+    origin: tuple[int, int] = (0, 0)  # lattice cell of grid cell (0, 0)
+    samples: dict[tuple[int, int], ColourSample] = field(default_factory=dict, repr=False)  # by grid cell
+    offsets: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict, repr=False)  # tile off its node
+
+    def cells(self) -> dict[tuple[int, int], str]:
+        """The grid as the project's dict of (row, col) -> tile."""
+        return {(t.row, t.col): t.tile for t in self.tiles}
+
+    def to_json(self, image_name: str | None = None) -> dict:
+        return {
+            "image": image_name,
+            "tiles": [t.to_json() for t in self.tiles],
+            "grid": self.grid,
+            "elapsed_ms": round(self.elapsed_ms, 1),
+        }
+
+    def annotated(self, violations: Iterable[Any] | None = None, max_side: int = 1280):
+        """The photo with every tile labelled and each violation's cells outlined (BGR array)."""
+        from vision.annotate import annotate
+
+        return annotate(self.image, self.lattice, self.tiles, self.origin, violations, max_side, offsets=self.offsets)
+
+    def annotated_png(self, violations: Iterable[Any] | None = None, max_side: int = 1280) -> bytes:
+        """The annotated picture as PNG bytes; `violations` from the grid check, objects or JSON dicts."""
+        from vision.annotate import encode_png
+
+        return encode_png(self.annotated(violations, max_side))
+
+
+def _locate(image, config: VisionConfig):
+    """Find the tiles and fit the lattice, at a higher resolution if the tiles are small."""
+    from dataclasses import replace
+
+    find_cfg = config.find
+    work, scale = work_image(image, find_cfg)
+    candidates = find_tiles(work, find_cfg)
+    lattice, kept = fit_lattice(candidates, config.lattice)
+    if lattice.pitch < config.lattice.min_pitch and scale < 1.0:
+        wanted = min(1.0, scale * 1.5 * config.lattice.min_pitch / max(lattice.pitch, 1.0))
+        find_cfg = replace(find_cfg, work_long_side=int(max(image.shape[:2]) * wanted))
+        work, scale = work_image(image, find_cfg)
+        candidates = find_tiles(work, find_cfg)
+        lattice, kept = fit_lattice(candidates, config.lattice)
+    tiles = verify_tiles(candidates, lattice, kept, config.lattice)
+    return lattice.scaled(1.0 / scale), tiles
+
+
+def _read_tile(image, lattice: Lattice, cell, offset, config: VisionConfig):
+    """(patch, DesignReading, offset) of one tile, the patch centred on its design.
+
+    The first patch is centred where the tile was found; if the design sits
+    off its middle (a leaky hole's centroid, a tile nudged by hand), it is cut
+    again around the design. Raises ClassifyError if there is no design.
+    """
+    size = config.design.patch_size
+    # The tile, not its cell: where tiles lie apart, the table between them stays out.
+    border = (lattice.tile - 1) / 2
+    patch = cell_patch(image, lattice, cell, size, border=border, offset=offset)
+    design = classify_design(patch, config.design)
+    dx, dy = (design.centre[0] / size - 0.5) * lattice.tile, (design.centre[1] / size - 0.5) * lattice.tile
+    if 0.04 < max(abs(dx), abs(dy)) <= 0.25:
+        moved = (offset[0] + dx, offset[1] + dy)
+        second = cell_patch(image, lattice, cell, size, border=border, offset=moved)
+        try:
+            again = classify_design(second, config.design)
+        except ClassifyError:
+            again = None
+        # Keep the better-centred reading only if it is also the surer one: a patch
+        # half on the table can mistake the table for the design.
+        if again is not None and again.confidence >= design.confidence:
+            return second, again, moved
+    return patch, design, offset
+
+
+def read_image(
+    image,
+    tileset: str = "classic",
+    calibration: Calibration | None = None,
+    config: VisionConfig | None = None,
+    started: float | None = None,
+) -> ReadResult:
+    """Read the grid in a BGR photo (numpy uint8, H x W x 3).
+
+    Works on any BGR array: a decoded upload, or a frame from
+    vision.capture's PiCamera or Webcam. Raises NoTilesError (no tile
+    found), LatticeError (no grid fits) or TileError for an unknown tile set
+    name.
+    """
+    from companion.games.pivit_tiles.tiles import get_tileset
+
+    t0 = time.perf_counter() if started is None else started
+    cfg = config or VisionConfig()
+    colours = get_tileset(tileset).colours
+    lattice, found = _locate(image, cfg)
+    cells, designs, samples, offsets = [], [], [], []
+    for tile in found:
+        try:
+            patch, design, offset = _read_tile(image, lattice, tile.cell, tile.offset, cfg)
+        except ClassifyError:
+            continue  # a dark square without a design on it: not a tile
+        cells.append(tile.cell)
+        offsets.append(offset)
+        designs.append(design)
+        samples.append(colour_sample(patch, design.mask, cfg.colour))
+    if not cells:
+        raise NoTilesError("no tiles found in the photo")
+    colour_readings = classify_colours(samples, colours, calibration, cfg.colour)
+    readings = [
+        (cell, tile_code(d.design, c.colour), min(d.confidence, c.confidence))
+        for cell, d, c in zip(cells, designs, colour_readings)
+    ]
+    assembled = assemble_grid(readings, cfg.assemble)
+    top, left = assembled.origin
+    by_cell = {(cell[0] - top, cell[1] - left): sample for cell, sample in zip(cells, samples)}
+    offset_by_cell = {(cell[0] - top, cell[1] - left): off for cell, off in zip(cells, offsets)}
+    elapsed = (time.perf_counter() - t0) * 1000
+    return ReadResult(
+        tiles=assembled.tiles,
+        grid=grid_text(assembled.tiles),
+        elapsed_ms=elapsed,
+        image=image,
+        lattice=lattice,
+        origin=assembled.origin,
+        samples=by_cell,
+        offsets=offset_by_cell,
+    )
+
+
+def read_image_bytes(data: bytes, tileset: str = "classic", calibration: Calibration | None = None, config: VisionConfig | None = None) -> ReadResult:
+    """Read the grid in a photo's bytes (JPEG, PNG, WebP or BMP).
+
+    Raises a VisionError subclass whose `.status` is an HTTP hint: 400
+    BadImageError (not a usable photo), 413 ImageTooLargeError, 422
+    NoTilesError or LatticeError (no grid found). An unknown tile set name
+    raises TileError.
+    """
+    from vision.capture import decode_image_bytes
+
+    t0 = time.perf_counter()
+    cfg = config or VisionConfig()
+    decoded = decode_image_bytes(data, cfg.decode)
+    return read_image(decoded.image, tileset, calibration, cfg, started=t0)
+
+
+def read_image_file(path: str, tileset: str = "classic", calibration: Calibration | None = None, config: VisionConfig | None = None) -> ReadResult:
+    """Read the grid in a photo file. Raises OSError for an unreadable file, and as read_image_bytes."""
+    from vision.capture import read_image_file as decode_file
+
+    t0 = time.perf_counter()
+    cfg = config or VisionConfig()
+    decoded = decode_file(path, cfg.decode)
+    return read_image(decoded.image, tileset, calibration, cfg, started=t0)
+
+
+__all__ = ["ReadResult", "VisionError", "read_image", "read_image_bytes", "read_image_file"]
