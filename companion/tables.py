@@ -708,31 +708,61 @@ class TableService:
             except Exception:  # a broken display must never break the table
                 log.exception("timer output %s failed in %s", getattr(output, "name", output), method)
 
-    def on_button(self, name: str, kind: str) -> None:
-        """A physical button at the table, acting on the active table.
+    def activate(self, table_id: str) -> Table:
+        """Make this the active table: the one the physical timer shows and its buttons act on.
 
-        "timer": press starts, pauses or resumes the countdown, hold cancels it.
-        "undo", "redo": as on the page. "<type>-<n>" sends {"type": type,
-        "player": n}; any other name sends {"type": name}. A refused action
-        chirps "error"; nothing is raised to the device.
+        Any change makes a table active; this does it without one (a virtual
+        button pressed on the table's page). The outputs are told the table's
+        countdown at once. Raises TableNotFound.
         """
-        table_id = self.active_id
-        if table_id is None or table_id not in self._tables:
+        table = self.get(table_id)
+        if self.active_id != table.id:
+            self.active_id = table.id
+            self._outputs("timer_changed", table.countdown.snapshot(self.clock.monotonic()))
+        return table
+
+    def on_button(self, name: str, kind: str) -> None:
+        """A physical button at the table, acting on the active table. Never raises.
+
+        - "timer": press starts the countdown (again, once it has run out),
+          pauses it while it runs and resumes it while paused; hold cancels it.
+        - "<type>-<n>" (a player's button, "done-<n>" on the wiring diagram):
+          {"type": type, "player": n}, so "done-1" is player 1's `done`, on
+          press or hold (a player who leans on the button has still said
+          "done"); the action chirps like every action.
+        - "undo", "redo": as on the page; any other name sends {"type": name};
+          on press only.
+
+        Called from a device's thread: a refused action (the rules, the timer,
+        nothing to undo, no active table) or a failure chirps "error" and is
+        logged; nothing is raised to the device.
+        """
+        table = self._tables.get(self.active_id or "")
+        if table is None or kind not in ("press", "hold"):
+            log.info("button %s %s: %s", name, kind, "no active table" if table is None else "unknown action")
             self._outputs("chirp", "error")
             return
+        kind_, _, number = name.rpartition("-")
+        player_button = bool(kind_) and number.isdigit()
         try:
             if name == "timer":
-                status = self._tables[table_id].countdown.status
-                command = "cancel" if kind == "hold" else {"running": "pause", "paused": "resume"}.get(status, "start")
-                self.timer(table_id, command)
+                with table.lock:  # decide and act on the same countdown, whatever the phones do meanwhile
+                    status = table.countdown.status
+                    command = "cancel" if kind == "hold" else {"running": "pause", "paused": "resume"}.get(status, "start")
+                    self.timer(table.id, command)
+            elif kind == "hold" and not player_button:
+                log.info("button %s held: nothing to do", name)
             elif name in ("undo", "redo"):
-                getattr(self, name)(table_id)
-            elif kind == "press":
-                kind_, _, player = name.rpartition("-")
-                event = {"type": kind_, "player": int(player)} if kind_ and player.isdigit() else {"type": name}
-                self.act(table_id, event)
-        except (RuleError, TimerError, InputError, NothingToUndo, StoreConflict) as exc:
+                getattr(self, name)(table.id)
+            elif player_button:
+                self.act(table.id, {"type": kind_, "player": int(number)})
+            else:
+                self.act(table.id, {"type": name})
+        except (RuleError, TimerError, InputError, NothingToUndo, VersionConflict, StoreConflict) as exc:
             log.info("button %s %s refused: %s", name, kind, exc)
+            self._outputs("chirp", "error")
+        except Exception:  # the event log failing, say: the device thread must live on
+            log.exception("button %s %s failed", name, kind)
             self._outputs("chirp", "error")
 
     def health(self) -> dict[str, Any]:

@@ -188,6 +188,90 @@ def timer(table_id: str):
     return table_response(table, duplicate=duplicate)
 
 
+# -- the timer devices: status line, virtual display and buttons ---------------
+
+NO_DEVICES = {
+    "simulated": False,
+    "status": {"level": "off", "line": "No timer device: this page shows the countdown",
+               "timer": {"state": None, "level": "off", "text": "No timer device"},
+               "gpio": {"state": None, "level": "off", "text": "No GPIO"}},
+    "view": None, "events": [], "next": 0, "buttons": [], "faults": [],
+}
+
+
+def _hardware():
+    """The service's devices (companion.commands.serve.Devices), or None when the app has none."""
+    return current_app.config.get("HARDWARE")
+
+
+def _simulated_hardware():
+    """The devices if they are simulated; else None (virtual buttons and faults answer 409)."""
+    hardware = _hardware()
+    return hardware if hardware is not None and hardware.simulated else None
+
+
+def _not_simulated() -> Response:
+    response = jsonify({"error": "virtual buttons and faults exist only under "
+                                 "`companion serve --simulate-hardware`"})
+    response.status_code = 409
+    return response
+
+
+@bp.get("/devices")
+def devices():
+    """The one-line device status, and under simulation the virtual display, buzzer and buttons.
+
+    The page polls it while visible; ``?since=`` is the previous answer's
+    ``next``, and the answer's ``events`` are the display and buzzer changes
+    since then.
+    """
+    since = request.args.get("since")
+    if since is not None:
+        if not since.isascii() or not since.isdigit() or len(since) > 12:
+            raise InputError("since is the \"next\" number of the previous answer")
+        since = int(since)
+    hardware = _hardware()
+    body = hardware.panel(since) if hardware is not None else dict(NO_DEVICES)
+    body["active_table"] = get_service().active_id
+    return jsonify(body)
+
+
+@bp.post("/tables/<table_id>/devices/press")
+def press_button(table_id: str):
+    """Press or hold a virtual button for this table (simulation only): it goes through the devices."""
+    service, table, body, refused = _mutation(table_id)
+    if refused:
+        return refused
+    hardware = _simulated_hardware()
+    if hardware is None:
+        return _not_simulated()
+    button, action = body.get("button", "timer"), body.get("action", "press")
+    device = hardware.check_press(button, action, body.get("device"))
+    # The physical buttons act on the active table: pressing one on this page claims the timer for it.
+    service.activate(table.id)
+    hardware.press(button, action, device)
+    return jsonify({"button": button, "action": action, "device": device, "table": table.id}), 202
+
+
+@bp.post("/tables/<table_id>/devices/fault")
+def device_fault(table_id: str):
+    """Unplug, replug, reboot, freeze or thaw the simulated timer, or put noise on its link."""
+    _, _, body, refused = _mutation(table_id)
+    if refused:
+        return refused
+    hardware = _simulated_hardware()
+    if hardware is None:
+        return _not_simulated()
+    fault = body.get("fault")
+    try:
+        hardware.fault(fault)
+    except TimeoutError:
+        response = jsonify({"error": "the simulated timer did not answer"})
+        response.status_code = 503
+        return response
+    return jsonify({"fault": fault, "status": hardware.panel()["status"]})
+
+
 @bp.get("/openapi.json")
 def openapi():
     from web.openapi import document

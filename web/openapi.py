@@ -211,6 +211,61 @@ def document(server_url: str) -> dict[str, Any]:
                               "400": _error("The rules do not allow verifying this player now."),
                               "409": _error("Version conflict."),
                               **_PIN_ERRORS}}},
+            "/api/devices": {"get": {
+                "summary": "The timer devices in one line, and under --simulate-hardware the virtual display, "
+                           "buzzer and buttons",
+                "description": ("The table page polls this while it is visible (every 250 ms under simulation, "
+                                "else every 3 s). `view` is what the simulated Pico shows, driven by the firmware's "
+                                "own code; `events` are the display and buzzer changes after `since` (pass the "
+                                "previous answer's `next`), so a 40 ms buzzer tick between two polls is not lost."),
+                "parameters": [{"name": "since", "in": "query", "required": False,
+                                "schema": {"type": "integer", "minimum": 0},
+                                "description": "The `next` of the previous answer."}],
+                "responses": {"200": {"description": "The devices", "content": {"application/json": {
+                    "schema": {"$ref": "#/components/schemas/DevicePanel"}}}},
+                              "400": _error("since is not a number.")}}},
+            "/api/tables/{table_id}/devices/press": {"post": {
+                "summary": "Press or hold a virtual button (simulation only)",
+                "description": ("The press goes through the simulated devices like a finger on the real ones: "
+                                "the Pico's timer button through the firmware and the serial link, a GPIO button "
+                                "through gpiozero's mock pin. This table becomes the active table first (the "
+                                "buttons act on it). Answers at once; the table changes when the service hears "
+                                "the button (see the stream). timer: press starts, pauses or resumes, hold "
+                                "cancels; done-N: player N is done."),
+                "parameters": [_TABLE_ID, _PIN_HEADER],
+                "requestBody": {"required": False, "content": {"application/json": {"schema": {
+                    "type": "object", "properties": {
+                        "button": {"type": "string", "default": "timer", "example": "done-0"},
+                        "action": {"type": "string", "enum": ["press", "hold"], "default": "press"},
+                        "device": {"type": "string", "enum": ["pico", "gpio"],
+                                   "description": "Default: pico for timer, gpio for the others."},
+                        "pin": _MUTATION_FIELDS["pin"]}}}}},
+                "responses": {"202": {"description": "Pressed", "content": {"application/json": {"schema": {
+                    "type": "object", "properties": {
+                        "button": {"type": "string"}, "action": {"type": "string"},
+                        "device": {"type": "string"}, "table": {"type": "string"}}}}}},
+                              "400": _error("No such button, action or device."),
+                              "409": _error("Not under --simulate-hardware."),
+                              **_PIN_ERRORS}}},
+            "/api/tables/{table_id}/devices/fault": {"post": {
+                "summary": "Make the simulated timer fail as a real one does (simulation only)",
+                "description": ("unplug (a USB-powered Pico goes dark; the service counts on), replug, reboot, "
+                                "freeze (stops answering), thaw, noise (garbage and a half line on the link). "
+                                "The status line and /api/health say what happened and when it recovered."),
+                "parameters": [_TABLE_ID, _PIN_HEADER],
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                    "type": "object", "required": ["fault"], "properties": {
+                        "fault": {"type": "string",
+                                  "enum": ["unplug", "replug", "reboot", "freeze", "thaw", "noise"]},
+                        "pin": _MUTATION_FIELDS["pin"]}}}}},
+                "responses": {"200": {"description": "Done", "content": {"application/json": {"schema": {
+                    "type": "object", "properties": {
+                        "fault": {"type": "string"},
+                        "status": {"$ref": "#/components/schemas/DeviceStatus"}}}}}},
+                              "400": _error("No such fault."),
+                              "409": _error("Not under --simulate-hardware."),
+                              "503": _error("The simulator did not answer."),
+                              **_PIN_ERRORS}}},
             "/api/openapi.json": {"get": {
                 "summary": "This document",
                 "responses": {"200": {"description": "OpenAPI 3", "content": {"application/json": {}}}}}},
@@ -230,6 +285,32 @@ def document(server_url: str) -> dict[str, Any]:
                     "rule": {"type": "string"}, "cells": {"type": "array"}, "message": {"type": "string"}}}},
                 "rules": {"type": "object"}, "elapsed_ms": {"type": "number"},
                 "annotated_url": {"type": "string"}}},
+            "DevicePanel": {"type": "object", "properties": {
+                "simulated": {"type": "boolean", "description": "Under --simulate-hardware."},
+                "status": {"$ref": "#/components/schemas/DeviceStatus"},
+                "view": {"type": "object", "nullable": True, "description": (
+                    "Simulation only: {t, display: \"0:59\" (\"\" when dark), buzzer: on|off, brightness 0-7, "
+                    "powered, frozen, boots, link, gpio: {buzzer, led_running, led_last_seconds}}.")},
+                "events": {"type": "array", "items": {"type": "object", "properties": {
+                    "n": {"type": "integer"}, "t": {"type": "number"},
+                    "display": {"type": "string"}, "buzzer": {"type": "string", "enum": ["on", "off"]}}}},
+                "next": {"type": "integer", "description": "Pass as ?since= on the next poll."},
+                "buttons": {"type": "array", "items": {"type": "object", "properties": {
+                    "name": {"type": "string"}, "device": {"type": "string", "enum": ["pico", "gpio"]},
+                    "player": {"type": "integer"}}}},
+                "faults": {"type": "array", "items": {"type": "string"}},
+                "active_table": {"type": "string", "nullable": True,
+                                 "description": "The table the physical timer shows and its buttons act on."}}},
+            "DeviceStatus": {"type": "object", "properties": {
+                "level": {"type": "string", "enum": ["ok", "off", "recovered", "fault"]},
+                "line": {"type": "string", "example": "Timer display back after 1.2 s: countdown re-synced · "
+                                                      "GPIO: mock pins (simulated)"},
+                "timer": {"type": "object", "properties": {
+                    "state": {"type": "string", "nullable": True}, "level": {"type": "string"},
+                    "text": {"type": "string"}}},
+                "gpio": {"type": "object", "properties": {
+                    "state": {"type": "string", "nullable": True}, "level": {"type": "string"},
+                    "text": {"type": "string"}}}}},
             "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
             "Health": {"type": "object", "properties": {
                 "status": {"type": "string", "enum": ["ok", "error"]},

@@ -11,7 +11,9 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from dataclasses import dataclass, field
+import threading
+import time
+from collections import deque
 from typing import Any, Callable
 
 from companion.errors import InputError
@@ -38,82 +40,320 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-@dataclass
-class Devices:
-    """What `hardware.setup.open_devices` gave us, or nothing when there is no hardware package."""
+# How long "back after a disconnection" and the like stay on the page's status line.
+RECENT_SECONDS = 30.0
+# Simulated display and buzzer changes kept for the page to catch up on between polls
+# (a buzzer tick lasts 40 ms, far less than the page's poll interval).
+VIEW_HISTORY = 200
+FAULTS = ("unplug", "replug", "reboot", "freeze", "thaw", "noise")
+NOT_SIMULATED = "virtual buttons and faults exist only under `companion serve --simulate-hardware`"
+# What the Pico link reports that a person at the table should know about.
+LINK_EVENTS = frozenset({"connected", "lost", "not-answering", "reconnected", "rebooted", "resync"})
+# What a flaky cable delivers (the "noise" fault): garbage, a frame with a bad checksum, a half line.
+NOISE = b"\x00\xff\xfeline noise\r\n@7 tick running 1000 *0000\n@8 tick runn"
+_RANK = {"off": 0, "ok": 1, "recovered": 2, "fault": 3}
 
-    outputs: list = field(default_factory=list)
-    status: Callable[[], dict[str, Any]] = dict
-    close: Callable[[], None] = lambda: None
-    real_timer: bool = False
+
+class NotSimulated(Exception):
+    """A virtual button or fault was asked for, but the devices are real (or absent)."""
+
+
+def _timer_words(timer: dict[str, Any], last: dict[str, Any] | None) -> tuple[str, str]:
+    """(level, sentence) for the Pico timer's report; ``last`` is the latest link event with its age."""
+    state = timer.get("state")
+    recent = last if last is not None and last["age_s"] <= RECENT_SECONDS else None
+    was_lost = last is not None and last["event"] in ("lost", "not-answering")
+    if state == "connected":
+        if recent and recent["event"] == "reconnected":
+            away = recent.get("away_s")
+            after = f" after {away:.1f} s" if isinstance(away, (int, float)) else ""
+            return "recovered", f"Timer display back{after}: countdown re-synced"
+        if recent and recent["event"] == "rebooted":
+            return "recovered", "Timer display restarted: countdown re-synced"
+        if recent and recent["event"] == "resync":
+            return "recovered", "Timer display had drifted: re-synced to the service's countdown"
+        return "ok", "Timer display connected" + (" (simulated Pico)" if timer.get("simulated") else "")
+    if state == "searching":
+        if was_lost:
+            return "fault", "Timer display disconnected: the countdown goes on; reconnecting…"
+        return "off", "No timer display on USB"
+    if state == "connecting":
+        if was_lost:
+            return "fault", "Timer display found again: waiting for it to answer…"
+        return "ok", "Timer display found: waiting for it to answer…"
+    if state == "not-answering":
+        return "fault", "Timer display not answering: the countdown goes on; reconnecting…"
+    if state == "incompatible":
+        return "fault", "Timer display needs new firmware (companion firmware flash)"
+    if state == "disabled":
+        return "off", "No USB timer display (off in the config)"
+    if state == "closed":
+        return "off", "Timer display closed"
+    return ("ok" if timer.get("ok") else "fault"), str(timer.get("detail") or "No timer device")
+
+
+def _gpio_words(gpio: dict[str, Any], simulated: bool) -> tuple[str, str]:
+    """(level, sentence) for the GPIO report: real pins, mock pins or none."""
+    state = gpio.get("state")
+    if state == "mock":
+        if simulated:
+            return "ok", "GPIO: mock pins (simulated)"
+        return "off", "GPIO: mock pins, no real GPIO here"
+    if state == "active":
+        return "ok", f"GPIO: real pins ({gpio.get('pin_factory') or 'gpiozero'})"
+    if state == "disabled":
+        return "off", "GPIO off"
+    if gpio.get("attached") is False:
+        return "off", "No GPIO"
+    return ("ok" if gpio.get("ok") else "fault"), "GPIO: " + str(gpio.get("detail") or "unknown")
+
+
+def describe(timer: dict[str, Any], gpio: dict[str, Any], last: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One line for people about the devices, from the /api/health reports of the timer and GPIO.
+
+    ``last`` is the latest link event: {"event", "detail", "age_s", "away_s"?}.
+    Answers {"level", "line", "timer": {"state", "level", "text"}, "gpio": {...}};
+    a level is "ok", "off" (nothing attached, not a fault), "recovered" (a
+    fault was just survived) or "fault".
+    """
+    timer_level, timer_text = _timer_words(timer, last)
+    gpio_level, gpio_text = _gpio_words(gpio, bool(timer.get("simulated")))
+    level = max((timer_level, gpio_level), key=_RANK.__getitem__)
+    return {
+        "level": level,
+        "line": f"{timer_text} · {gpio_text}",
+        "timer": {"state": timer.get("state"), "level": timer_level, "text": timer_text},
+        "gpio": {"state": gpio.get("state"), "level": gpio_level, "text": gpio_text},
+    }
+
+
+class Devices:
+    """The service's handle on what `hardware.setup.open_devices` opened, or on its absence.
+
+    ``outputs`` are the TimerOutputs the service drives. ``status()`` is the
+    /api/health report with a sentence per part; ``panel(since)`` is what the
+    table page polls (GET /api/devices). Under simulation ``press`` and
+    ``fault`` act on the simulated Pico and the mock GPIO pins, so a virtual
+    tap goes page -> simulator -> firmware -> serial -> host -> service.
+    """
+
+    def __init__(self, *, simulate: bool = False, unavailable: str = "",
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.opened: Any = None
+        self.outputs: list = []
+        self.simulate = simulate
+        self.unavailable = unavailable
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._last: tuple[float, dict[str, Any]] | None = None  # (when, the latest link event)
+        self._lost_at: float | None = None
+        self._views: deque[dict[str, Any]] = deque(maxlen=VIEW_HISTORY)
+        self._seq = 0
+
+    def attach(self, opened: Any) -> None:
+        """Take what open_devices returned; under simulation, follow the virtual display and buzzer."""
+        self.opened = opened
+        self.outputs = list(opened.outputs)
+        simulator = getattr(opened, "simulator", None)
+        if simulator is not None:
+            simulator.subscribe(self._on_output)
+
+    @property
+    def simulated(self) -> bool:
+        """True when the devices are the simulator and mock pins (virtual buttons and faults work)."""
+        return getattr(self.opened, "simulator", None) is not None
+
+    @property
+    def real_timer(self) -> bool:
+        return bool(self.outputs) and not self.simulate
+
+    # -- what the devices report ----------------------------------------------
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        """open_devices' on_event: remember the latest link event (called from the link thread)."""
+        if event.get("source") != "link" or event.get("event") not in LINK_EVENTS:
+            return
+        now = self._clock()
+        kind = event["event"]
+        record = {"event": kind, "detail": str(event.get("detail", ""))}
+        with self._lock:
+            if kind in ("lost", "not-answering"):
+                if self._lost_at is None:
+                    self._lost_at = now
+            elif kind == "reconnected" and self._lost_at is not None:
+                record["away_s"] = round(now - self._lost_at, 1)
+                self._lost_at = None
+            if kind == "rebooted" and self._last is not None and self._last[1]["event"] in ("lost", "not-answering"):
+                return  # a replugged, USB-powered Pico boots: "reconnected" follows and says it all
+            self._last = (now, record)
+
+    def _on_output(self, event: dict[str, Any]) -> None:
+        with self._lock:
+            self._seq += 1
+            self._views.append({"n": self._seq, **event})
+
+    def last_event(self) -> dict[str, Any] | None:
+        """The latest link event with its age in seconds, or None."""
+        with self._lock:
+            if self._last is None:
+                return None
+            when, record = self._last
+            return {**record, "age_s": round(self._clock() - when, 1)}
+
+    def _report(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        if self.opened is None:
+            detail = self.unavailable or "no devices opened"
+            report: dict[str, Any] = {
+                "timer": {"ok": True, "simulated": True,
+                          "detail": "no timer device: simulated display and buzzer on the table page"},
+                "gpio": {"ok": False, "attached": False, "detail": detail},
+                "hardware": {"ok": False, "detail": detail},
+            }
+            summary = {"level": "off", "line": "No timer device: this page shows the countdown",
+                       "timer": {"state": None, "level": "off", "text": "No timer device"},
+                       "gpio": {"state": None, "level": "off", "text": "No GPIO"}}
+        else:
+            try:
+                report = dict(self.opened.status())
+            except Exception as exc:  # a device's bug must not take /api/health down with it
+                log.exception("device status failed")
+                report = {"hardware": {"ok": False, "detail": f"status failed: {exc}"}}
+            report["timer"] = dict(report.pop("timer_device", None)
+                                   or {"ok": False, "detail": "not reported by the hardware package"})
+            report["timer"].setdefault("simulated", self.simulate)
+            report["gpio"] = dict(report.get("gpio") or {"ok": False, "attached": False,
+                                                         "detail": "not reported by the hardware package"})
+            last = self.last_event()
+            summary = describe(report["timer"], report["gpio"], last)
+            report["timer"]["last_event"] = last
+        report["timer"]["summary"] = summary["timer"]["text"]
+        report["timer"]["level"] = summary["timer"]["level"]
+        report["gpio"]["summary"] = summary["gpio"]["text"]
+        report["gpio"]["level"] = summary["gpio"]["level"]
+        return report, summary
+
+    def status(self) -> dict[str, Any]:
+        """For /api/health: {"timer": {...}, "gpio": {...}}, each with "ok", "detail", "summary" and "level"."""
+        return self._report()[0]
+
+    def panel(self, since: int | None = None) -> dict[str, Any]:
+        """What the table page polls: the status line, the virtual display and buzzer, the virtual buttons.
+
+        ``since`` is the "next" of the previous answer: the display and buzzer
+        changes after it come in "events" (a 40 ms buzzer tick falls between
+        two polls). None (a first poll) or a number from before a restart
+        gives no events.
+        """
+        _, summary = self._report()
+        view = None
+        events: list[dict[str, Any]] = []
+        if self.simulated:
+            try:
+                view = self.opened.simulated_view()
+            except Exception:
+                log.exception("simulated view failed")
+        with self._lock:
+            latest = self._seq
+            if since is not None and since <= latest:
+                events = [e for e in self._views if e["n"] > since]
+        return {
+            "simulated": self.simulated,
+            "status": summary,
+            "view": view,
+            "events": events,
+            "next": latest,
+            "buttons": self.buttons(),
+            "faults": list(FAULTS) if self.simulated else [],
+        }
+
+    # -- virtual buttons and faults (simulation only) --------------------------
+
+    def buttons(self) -> list[dict[str, Any]]:
+        """The virtual buttons: the Pico's timer button and every GPIO button ("timer", "done-N")."""
+        if not self.simulated:
+            return []
+        out: list[dict[str, Any]] = [{"name": "timer", "device": "pico"}]
+        for button in getattr(self.opened, "buttons", []):
+            entry: dict[str, Any] = {"name": button.name, "device": "gpio"}
+            kind, _, number = button.name.rpartition("-")
+            if kind and number.isdigit():
+                entry["player"] = int(number)
+            out.append(entry)
+        return out
+
+    def check_press(self, button: Any, action: Any, device: Any = None) -> str:
+        """The device a virtual press goes to ("pico" or "gpio"). Raises NotSimulated, or InputError
+        for a button, action or device that does not exist."""
+        if not self.simulated:
+            raise NotSimulated(NOT_SIMULATED)
+        if action not in ("press", "hold"):
+            raise InputError("action is press or hold")
+        if device is None:
+            device = "pico" if button == "timer" else "gpio"
+        if device not in ("pico", "gpio"):
+            raise InputError("device is pico or gpio")
+        names = [b["name"] for b in self.buttons() if b["device"] == device]
+        if not isinstance(button, str) or button not in names:
+            raise InputError(f"button is one of {', '.join(names)} on the {device}")
+        return device
+
+    def press(self, button: str, action: str, device: str | None = None) -> None:
+        """Press (or hold) a virtual button; returns at once, the service hears it through the device.
+
+        Raises NotSimulated or InputError (see check_press).
+        """
+        device = self.check_press(button, action, device)
+        self.opened.press(button, action, device)
+
+    def fault(self, kind: Any) -> None:
+        """Do to the simulated Pico what goes wrong with a real one.
+
+        "unplug" (a USB-powered Pico goes dark), "replug", "reboot", "freeze"
+        (stops answering), "thaw", "noise" (garbage and a half line on the
+        link). Raises NotSimulated, InputError for another fault, and
+        TimeoutError if the simulator does not answer.
+        """
+        if not self.simulated:
+            raise NotSimulated(NOT_SIMULATED)
+        if kind not in FAULTS:
+            raise InputError(f"fault is one of {', '.join(FAULTS)}")
+        simulator = self.opened.simulator
+        if kind == "noise":
+            simulator.inject_to_host(NOISE)
+        else:
+            getattr(simulator, kind)()
+
+    def close(self) -> None:
+        if self.opened is not None:
+            self.opened.close()
 
 
 def open_hardware(config, simulate: bool, on_button) -> Devices:
     """Open the devices through the hardware package if it is installed.
 
-    `hardware.setup.open_devices(config_dict, simulate, on_button)` gets the
-    config file's tables as a dict and returns an object with `outputs` (the
-    TimerOutputs to drive), `status()` ({"timer_device": {...}, "gpio": {...}})
-    and `close()`. A bad [hardware] table is the user's to fix: its InputError
-    is passed on (one line, exit 2). Any other failure to open a device leaves
-    the service running without it, and /api/health says why.
+    `hardware.setup.open_devices(config_dict, simulate, on_button, on_event=...)`
+    gets the config file's tables as a dict. A bad [hardware] table is the
+    user's to fix: its InputError is passed on (one line, exit 2). Any other
+    failure to open a device leaves the service running without it, and
+    /api/health says why.
     """
-    def without(detail: str) -> Devices:
-        def status() -> dict[str, Any]:
-            return {
-                "timer": {"ok": True, "simulated": True,
-                          "detail": "no timer device: simulated display and buzzer on the table page"},
-                "gpio": {"ok": False, "attached": False, "detail": detail},
-                "camera": {"ok": False, "attached": False, "detail": "no camera attached to the service"},
-                "hardware": {"ok": False, "detail": detail},
-            }
-        return Devices(status=status)
-
+    devices = Devices(simulate=simulate)
     try:
         from hardware.setup import open_devices  # lazily: the hardware package may not be installed
     except ImportError as exc:
-        return without(f"hardware package not available ({exc})")
+        devices.unavailable = f"hardware package not available ({exc})"
+        return devices
     try:
-        opened = open_devices({"hardware": dict(config.hardware), "camera": dict(config.camera)}, simulate, on_button)
+        opened = open_devices({"hardware": dict(config.hardware), "camera": dict(config.camera)}, simulate,
+                              on_button, on_event=devices.on_event)
     except InputError:
         raise
     except Exception as exc:  # a device that cannot be opened must not keep the table from being served
         log.error("could not open the devices: %s", exc)
-        return without(f"devices could not be opened: {exc}")
-    outputs = list(opened) if isinstance(opened, (list, tuple)) else list(getattr(opened, "outputs", []) or [])
-
-    def status() -> dict[str, Any]:
-        report: dict[str, Any] = {}
-        if hasattr(opened, "status"):
-            try:
-                report = dict(opened.status())
-            except Exception as exc:
-                report = {"hardware": {"ok": False, "detail": f"status failed: {exc}"}}
-        if "timer_device" in report and "timer" not in report:
-            report["timer"] = report.pop("timer_device")
-        if "timer" not in report:
-            statuses = []
-            for output in outputs:
-                try:
-                    statuses.append({"name": getattr(output, "name", "?"), **output.status()})
-                except Exception as exc:
-                    statuses.append({"name": getattr(output, "name", "?"), "ok": False, "detail": str(exc)})
-            report["timer"] = {"ok": bool(statuses) and all(s.get("ok") for s in statuses),
-                               "outputs": statuses,
-                               "detail": ", ".join(str(s.get("detail", s["name"])) for s in statuses) or "no outputs"}
-        report["timer"].setdefault("simulated", simulate)
-        report.setdefault("gpio", {"ok": False, "attached": False, "detail": "not reported by the hardware package"})
-        report.setdefault("camera", {"ok": False, "attached": False, "detail": "no camera attached to the service"})
-        return report
-
-    def close() -> None:
-        if hasattr(opened, "close"):
-            opened.close()
-        else:
-            for output in outputs:
-                output.close()
-
-    return Devices(outputs=outputs, status=status, close=close, real_timer=bool(outputs) and not simulate)
+        devices.unavailable = f"devices could not be opened: {exc}"
+        return devices
+    devices.attach(opened)
+    return devices
 
 
 def physical_timer(devices: Devices) -> bool:
@@ -204,7 +444,7 @@ def run(args: argparse.Namespace) -> int:
     url = service_url(config.server.host, port, config.server.public_url)
     app_box.append(create_app({
         "TABLE_SERVICE": service, "COMPANION": config, "PUBLIC_URL": url,
-        "DEVICES": devices.status, "SIMULATED_DEVICES": lambda: not physical_timer(devices),
+        "DEVICES": devices.status, "HARDWARE": devices, "SIMULATED_DEVICES": lambda: not physical_timer(devices),
         "CAMERA_CHECKS": camera_checks,
     }))
 
