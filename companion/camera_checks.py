@@ -138,9 +138,15 @@ class CameraChecks:
 
         thread = threading.Thread(target=run, name="camera-open", daemon=True)
         thread.start()
+        self._opening = thread
         return thread
 
-    def close(self) -> None:
+    def close(self, wait: float = 20.0) -> None:
+        """Release the camera. Waits for a camera still being opened: a thread left inside
+        cv2's or picamera2's import while the interpreter exits can abort the process."""
+        opening = getattr(self, "_opening", None)
+        if opening is not None:
+            opening.join(wait)
         camera, self.camera = self.camera, None
         if camera is not None and hasattr(camera, "close"):
             camera.close()

@@ -210,3 +210,26 @@ def test_removing_a_phantom_tile(client, api):
                      cells=[{"row": 0, "col": 0, "tile": None}])
     assert fixed["valid"] is False
     assert {v["rule"] for v in fixed["violations"]} >= {"tile-count"}
+
+
+def test_close_waits_for_the_camera_being_opened(monkeypatch):
+    """Shutting down while the camera is still opening must not leave that thread running."""
+    import threading
+
+    checks = CameraChecks()
+    release = threading.Event()
+    started = threading.Event()
+
+    def slow_open(config):
+        started.set()
+        release.wait(5)
+        return None, "no camera attached (test)"
+
+    monkeypatch.setattr("companion.camera_checks.open_table_camera", slow_open)
+    thread = checks.open_camera_in_background({})
+    started.wait(5)
+    assert checks.status()["detail"] == "opening the camera"
+    threading.Timer(0.2, release.set).start()
+    checks.close()
+    assert not thread.is_alive()
+    assert checks.status()["detail"] == "no camera attached (test)"
