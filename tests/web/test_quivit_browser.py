@@ -276,6 +276,8 @@ def test_two_phones_play_a_digital_game_with_every_optional_rule(browser, server
                 # The next turn's countdown starts at once, so the words say that time ran out.
                 expect(page.locator("#qv-last")).to_contain_text(
                     "Time! Bob's turn ends with nothing taken", timeout=(TIMER_SECONDS + 10) * 1000)
+                # Every phone beeped for the turn that ran out, though the next countdown began at once.
+                page.wait_for_function("window.companionTable.alarms >= 1", timeout=5000)
             see_the_same(phones, after)
             continue
         side = view["players"][event["player"]]["side"]

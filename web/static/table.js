@@ -143,8 +143,16 @@
   function accept(next) {
     if (!next || next.version < table.version) return;
     if (!offsetMeasured && typeof next.server_time_ms === 'number') offset = next.server_time_ms - Date.now();
+    const before = table.timer;
     table = next;
     if (table.timer.status === 'expired' && lastDeadline !== null && alarmedFor !== lastDeadline) alarm();
+    // A timed turn that ran out may be followed by the next turn's countdown in the same
+    // change (Quivit's timed turns): the old deadline passed unseen, so sound it now.
+    else if (before.status === 'running' && before.deadline_ms !== null && alarmedFor !== before.deadline_ms
+             && table.timer.deadline_ms !== before.deadline_ms && serverNow() >= before.deadline_ms - 250) {
+      lastDeadline = before.deadline_ms;
+      alarm();
+    }
     render();
   }
 
