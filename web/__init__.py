@@ -33,6 +33,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     SIMULATED_DEVICES  draw the simulated display and buzzer on the table page (a bool, or a callable
                     asked on each page: True while no physical timer shows the countdown)
     START_TICKER    start the service's timer thread (default True)
+    HARDWARE        the serve command's Devices (simulated display, buttons, faults) for /api/devices
     CAMERA_CHECKS   a companion.camera_checks.CameraChecks (default: one with no camera; phones upload)
     MAX_PHOTO_BYTES the largest photo upload accepted (default 25 MiB; other requests keep the small cap)
     """
