@@ -3,6 +3,12 @@ and helpers to make tables and act on them through the API."""
 from __future__ import annotations
 
 import importlib.util
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -12,6 +18,8 @@ from companion.store import EventStore
 from companion.tables import TableService
 from companion.timer import ManualClock, PageTimerOutput
 from web import create_app
+
+from .browser import CHROMIUM, ROOT, _need_browser
 
 _spec = importlib.util.spec_from_file_location(
     "counting_game", Path(__file__).resolve().parents[1] / "service" / "counting_game.py")
@@ -79,3 +87,55 @@ class Api:
 @pytest.fixture
 def api(client):
     return Api(client)
+
+
+# -- real server and real browser (see browser.py) ---------------------------------
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A real `companion serve` on a free loopback port; yields its base URL."""
+    _need_browser()
+    data = tmp_path_factory.mktemp("serve")
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "XDG_CONFIG_HOME": str(data / "config")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data)],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    port = None
+    deadline = time.monotonic() + 30
+    lines = []
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        match = re.search(r"Listening on 127\.0\.0\.1:(\d+)", line)
+        if match:
+            port = int(match.group(1))
+            break
+    if port is None:
+        proc.kill()
+        pytest.fail("companion serve did not start:\n" + "".join(lines))
+    yield f"http://127.0.0.1:{port}"
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("companion serve did not stop on SIGTERM")
+    assert proc.returncode == 0
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Chromium through Playwright, one for the whole run (or a skip; a failure with COMPANION_REQUIRE_BROWSER=1)."""
+    _need_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM, headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run", "--autoplay-policy=no-user-gesture-required"])
+        yield browser
+        browser.close()

@@ -8,165 +8,14 @@ a missing browser fails instead.
 """
 from __future__ import annotations
 
-import os
-import re
-import signal
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = ROOT / "test-artifacts" / "browser"
-PIN = "4321"
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True,
-         "user_agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
-                       "Chrome/126.0 Mobile Safari/537.36"}
+from . import browser as support
+from .browser import Shots, card, create_table, join, tap
 
 pytestmark = pytest.mark.browser
-
-
-def _need_browser():
-    missing = None
-    if not os.path.exists(CHROMIUM):
-        missing = f"{CHROMIUM} is not installed (apt-get install chromium)"
-    else:
-        try:
-            import playwright.sync_api  # noqa: F401
-        except ImportError as exc:
-            missing = f"playwright is not importable ({exc})"
-    if missing:
-        if os.environ.get("COMPANION_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"COMPANION_REQUIRE_BROWSER=1 but {missing}")
-        pytest.skip(missing)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """A real `companion serve` on a free loopback port; yields its base URL."""
-    _need_browser()
-    data = tmp_path_factory.mktemp("serve")
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "XDG_CONFIG_HOME": str(data / "config")}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data)],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    port = None
-    deadline = time.monotonic() + 30
-    lines = []
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        match = re.search(r"Listening on 127\.0\.0\.1:(\d+)", line)
-        if match:
-            port = int(match.group(1))
-            break
-    if port is None:
-        proc.kill()
-        pytest.fail("companion serve did not start:\n" + "".join(lines))
-    yield f"http://127.0.0.1:{port}"
-    proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        pytest.fail("companion serve did not stop on SIGTERM")
-    assert proc.returncode == 0
-
-
-@pytest.fixture(scope="module")
-def browser():
-    _need_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM, headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run", "--autoplay-policy=no-user-gesture-required"])
-        yield browser
-        browser.close()
-
-
-class Shots:
-    def __init__(self, name):
-        self.dir = ARTIFACTS / name
-        self.dir.mkdir(parents=True, exist_ok=True)
-        self.n = 0
-
-    def __call__(self, page, label):
-        self.n += 1
-        page.screenshot(path=str(self.dir / f"{self.n:02d}-{label}.png"), full_page=True)
-
-
-def decode_qr(png: bytes) -> str:
-    import cv2
-    import numpy as np
-
-    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
-    image = cv2.resize(image, None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST)
-    text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
-    assert text, "the QR code could not be read"
-    return text
-
-
-def create_table(browser, server, players, shots, **options):
-    """The host makes the table on the home page; returns the address in the QR code of the table page."""
-    from playwright.sync_api import expect
-
-    host = browser.new_context(viewport={"width": 1024, "height": 900})
-    page = host.new_page()
-    page.goto(server + "/")
-    expect(page.get_by_label("Game")).to_have_value("pivit-tiles")
-    while page.locator("#player-list input").count() < len(players):
-        page.get_by_role("button", name="Add a player").click()
-    for i, name in enumerate(players):
-        page.get_by_label(f"Player {i + 1}", exact=True).fill(name)
-    for key, value in options.items():
-        page.locator(f"#opt-pivit-tiles-{key}").fill(str(value))
-    page.get_by_label("Table PIN").fill(PIN)
-    page.get_by_role("button", name="Create the table").click()
-    page.wait_for_url(re.compile(r"/tables/\w+$"))
-    # The host's screen shows the PIN to tell the players.
-    expect(page.locator("#host-pin-value")).to_have_text(PIN)
-    page.locator("#invite summary").click()
-    address = page.locator("#table-address").inner_text()
-    scanned = decode_qr(page.locator("#table-qr svg").screenshot())
-    assert scanned == address == page.url
-    shots(page, "host")
-    host.close()
-    return scanned
-
-
-def join(browser, url, me, shots):
-    """A phone scans the code, says who it is and unlocks with the PIN."""
-    from playwright.sync_api import expect
-
-    context = browser.new_context(**PHONE)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(url)
-    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
-    page.locator("#me-select").select_option(label=me)
-    page.locator("#pin-input").fill(PIN)
-    page.get_by_role("button", name="Unlock").click()
-    expect(page.locator("#pin-status")).to_have_text("Unlocked: this phone can tap.")
-    page.errors = errors
-    shots(page, f"joined-{me}")
-    return page
-
-
-def tap(page, name):
-    page.get_by_role("button", name=name, exact=True).click()
-
-
-def card(page, player):
-    return page.locator(f'li.player[data-player="{player}"]')
 
 
 def test_two_phones_play_a_whole_two_player_game(browser, server):
@@ -278,10 +127,10 @@ def test_phones_play_a_whole_three_and_four_player_game(browser, server, players
 
 
 def test_a_missing_browser_is_a_skip_unless_required(monkeypatch):
-    monkeypatch.setitem(globals(), "CHROMIUM", "/nonexistent/chromium")
+    monkeypatch.setattr(support, "CHROMIUM", "/nonexistent/chromium")
     monkeypatch.delenv("COMPANION_REQUIRE_BROWSER", raising=False)
     with pytest.raises(pytest.skip.Exception, match="/nonexistent/chromium is not installed"):
-        _need_browser()
+        support._need_browser()
     monkeypatch.setenv("COMPANION_REQUIRE_BROWSER", "1")
     with pytest.raises(pytest.fail.Exception, match="COMPANION_REQUIRE_BROWSER=1 but"):
-        _need_browser()
+        support._need_browser()

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from .test_browser import PHONE, PIN, Shots, browser, create_table, join, server, tap  # noqa: F401
+from .browser import Shots, create_table, join, tap
 
 pytestmark = pytest.mark.browser
 

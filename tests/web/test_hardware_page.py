@@ -10,7 +10,6 @@ in test-artifacts/hardware/.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
@@ -33,13 +32,8 @@ ARTIFACTS = ROOT / "test-artifacts" / "hardware"
 FAST = {"heartbeat_seconds": 0.1, "answer_timeout_seconds": 0.6, "button_hold_seconds": 0.3,
         "done_button_pins": [5, 6]}
 
-# The browser, its skip-or-fail rule and the phone are test_browser.py's: load it by path
-# (--import-mode=importlib) and use the same fixture.
-_spec = importlib.util.spec_from_file_location("companion_browser_tests", Path(__file__).with_name("test_browser.py"))
-_browser_tests = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_browser_tests)
-browser = _browser_tests.browser
-PHONE = _browser_tests.PHONE
+# The browser fixture (conftest.py) and the phone profile (browser.py) are shared.
+from .browser import PHONE, _need_browser  # noqa: E402
 
 
 def wait_for(predicate, timeout=5.0, interval=0.02):
@@ -367,7 +361,7 @@ class Shots:
 @pytest.fixture(scope="module")
 def sim_server(tmp_path_factory):
     """`companion serve --simulate-hardware` on a free loopback port, with two players' done buttons."""
-    _browser_tests._need_browser()
+    _need_browser()
     pytest.importorskip("hardware.setup", reason="the hardware package is not installed")
     data = tmp_path_factory.mktemp("serve-hw")
     config = data / "companion.toml"

@@ -20,7 +20,6 @@ COMPANION_REQUIRE_BROWSER=1, where a missing browser fails instead (test_browser
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import urllib.request
@@ -34,16 +33,9 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "pivit-board"
 NAMES = ["Ann", "Bob", "Cleo", "Dev"]
 
-# The real server, the browser, the phone profile and the QR reader are test_browser.py's,
-# so every game's browser test runs the same way.
-_spec = importlib.util.spec_from_file_location("companion_browser_helpers", Path(__file__).with_name("test_browser.py"))
-_browser_helpers = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_browser_helpers)
-server = _browser_helpers.server
-browser = _browser_helpers.browser
-PHONE = _browser_helpers.PHONE
-PIN = _browser_helpers.PIN
-decode_qr = _browser_helpers.decode_qr
+# The real server and browser fixtures (conftest.py), the phone profile and the QR reader
+# (browser.py) are shared, so every game's browser test runs the same way.
+from .browser import PHONE, PIN, decode_qr  # noqa: E402
 
 
 def expected_winners(state):

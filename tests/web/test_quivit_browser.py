@@ -17,7 +17,6 @@ missing browser fails instead (the server and browser fixtures are test_browser.
 """
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 
@@ -28,12 +27,9 @@ from companion.games.quivit.engine import GAME
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "quivit"
 
-_spec = importlib.util.spec_from_file_location("_quivit_browser_base", Path(__file__).with_name("test_browser.py"))
-_base = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_base)
-server = _base.server  # a real `companion serve` on a free loopback port (module scope)
-browser = _base.browser  # Chromium, or a skip (a failure with COMPANION_REQUIRE_BROWSER=1)
-PHONE, PIN = _base.PHONE, _base.PIN
+# `server` (a real `companion serve`) and `browser` (Chromium, or a skip; a failure with
+# COMPANION_REQUIRE_BROWSER=1) are conftest.py's fixtures.
+from .browser import PHONE, PIN, join  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -255,8 +251,8 @@ def test_two_phones_play_a_digital_game_with_every_optional_rule(browser, server
     shots = Shots("digital")
     url = create_table(browser, server, DIGITAL_PLAYERS, DIGITAL, shots)
     table_id = url.rsplit("/", 1)[1]
-    ann = _base.join(browser, url, "Ann", shots)  # plays for the Suns (Ann and Cy)
-    bob = _base.join(browser, url, "Bob", shots)  # plays for the Moons (Bob and Di)
+    ann = join(browser, url, "Ann", shots)  # plays for the Suns (Ann and Cy)
+    bob = join(browser, url, "Bob", shots)  # plays for the Moons (Bob and Di)
     phones = [ann, bob]
     see_the_same(phones, steps[0][0])
     for page in phones:
@@ -363,8 +359,8 @@ def test_two_phones_keep_score_for_the_real_deck_with_every_optional_rule(browse
     shots = Shots("scorekeeping")
     url = create_table(browser, server, SCOREKEEPING_PLAYERS, SCOREKEEPING)
     table_id = url.rsplit("/", 1)[1]
-    ann = _base.join(browser, url, "Ann", shots)  # the Ann side
-    bob = _base.join(browser, url, "Bob", shots)  # the Bob & Cy team
+    ann = join(browser, url, "Ann", shots)  # the Ann side
+    bob = join(browser, url, "Bob", shots)  # the Bob & Cy team
     phones = [ann, bob]
     see_the_same(phones, steps[0][0])
     for page in phones:

@@ -19,23 +19,17 @@ whose server, browser and joining helpers this module reuses).
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import urllib.request
-from pathlib import Path
 
 import pytest
 
-_spec = importlib.util.spec_from_file_location("_phone_browser", Path(__file__).with_name("test_browser.py"))
-_phones = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_phones)
-server = _phones.server  # a real `companion serve` (module fixture)
-browser = _phones.browser  # Chromium through Playwright (module fixture)
-PIN = _phones.PIN
+# `server` (a real `companion serve`) and `browser` (Chromium) are conftest.py's fixtures.
+from .browser import PIN, ROOT, decode_qr, join  # noqa: E402
 
 GAME_ID = "scrabble-junior"
-ARTIFACTS = _phones.ROOT / "test-artifacts" / GAME_ID
+ARTIFACTS = ROOT / "test-artifacts" / GAME_ID
 SEED = 20
 # With `choose` below, this seed's game has 61 turns: from turn 47 on (tapped on the phones)
 # come an exchange, one-tile turns, automatic passes and the last tile.
@@ -247,7 +241,7 @@ def create_on_the_home_page(browser, server, players, shots, **options):
     page.wait_for_url(re.compile(r"/tables/\w+$"))
     expect(page.locator("#host-pin-value")).to_have_text(PIN)
     page.locator("#invite summary").click()
-    scanned = _phones.decode_qr(page.locator("#table-qr svg").screenshot())
+    scanned = decode_qr(page.locator("#table-qr svg").screenshot())
     assert scanned == page.url
     shots(page, "host")
     host.close()
@@ -264,8 +258,8 @@ def test_two_phones_play_a_whole_game_with_digital_tiles(browser, server):
     shots = Shots("digital")
     url = create_on_the_home_page(browser, server, ["Ann", "Bob"], shots, seed=SEED)
     table_id = url.rstrip("/").rsplit("/", 1)[1]
-    ann = _phones.join(browser, url, "Ann", no_shot)
-    bob = _phones.join(browser, url, "Bob", no_shot)
+    ann = join(browser, url, "Ann", no_shot)
+    bob = join(browser, url, "Bob", no_shot)
     phones = [ann, bob]
     table = get_table(server, table_id)
     assert table["options"]["seed"] == SEED and table["state"]["tiles"] == "digital"
@@ -357,8 +351,8 @@ def test_two_phones_tap_a_whole_game_with_real_tiles(browser, server):
         "game": GAME_ID, "players": ["Ann", "Bob"],
         "options": {"tiles": "real", "layout_text": SMALL_BOARD, "pin": PIN}})
     url = f"{server}/tables/{created['id']}"
-    ann = _phones.join(browser, url, "Ann", no_shot)
-    bob = _phones.join(browser, url, "Bob", no_shot)
+    ann = join(browser, url, "Ann", no_shot)
+    bob = join(browser, url, "Bob", no_shot)
     phones = [ann, bob]
     table = get_table(server, created["id"])
     for page in phones:

@@ -1,0 +1,116 @@
+"""What every real-browser test shares: the phone profile, the skip-or-fail rule for a
+missing Chromium, screenshots, the QR reader, and the host and phone steps of joining a table.
+
+The `server` and `browser` fixtures built on these live in conftest.py.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = ROOT / "test-artifacts" / "browser"
+PIN = "4321"
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True,
+         "user_agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+                       "Chrome/126.0 Mobile Safari/537.36"}
+
+pytestmark = pytest.mark.browser
+
+
+def _need_browser():
+    missing = None
+    if not os.path.exists(CHROMIUM):
+        missing = f"{CHROMIUM} is not installed (apt-get install chromium)"
+    else:
+        try:
+            import playwright.sync_api  # noqa: F401
+        except ImportError as exc:
+            missing = f"playwright is not importable ({exc})"
+    if missing:
+        if os.environ.get("COMPANION_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"COMPANION_REQUIRE_BROWSER=1 but {missing}")
+        pytest.skip(missing)
+
+
+class Shots:
+    """Numbered full-page screenshots of one test, kept as artefacts under test-artifacts/."""
+
+    def __init__(self, name, root=ARTIFACTS):
+        self.dir = root / name
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.n = 0
+
+    def __call__(self, page, label):
+        self.n += 1
+        page.screenshot(path=str(self.dir / f"{self.n:02d}-{label}.png"), full_page=True)
+
+
+def decode_qr(png: bytes) -> str:
+    import cv2
+    import numpy as np
+
+    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
+    image = cv2.resize(image, None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST)
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
+    assert text, "the QR code could not be read"
+    return text
+
+
+def create_table(browser, server, players, shots, **options):
+    """The host makes the table on the home page; returns the address in the QR code of the table page."""
+    from playwright.sync_api import expect
+
+    host = browser.new_context(viewport={"width": 1024, "height": 900})
+    page = host.new_page()
+    page.goto(server + "/")
+    expect(page.get_by_label("Game")).to_have_value("pivit-tiles")
+    while page.locator("#player-list input").count() < len(players):
+        page.get_by_role("button", name="Add a player").click()
+    for i, name in enumerate(players):
+        page.get_by_label(f"Player {i + 1}", exact=True).fill(name)
+    for key, value in options.items():
+        page.locator(f"#opt-pivit-tiles-{key}").fill(str(value))
+    page.get_by_label("Table PIN").fill(PIN)
+    page.get_by_role("button", name="Create the table").click()
+    page.wait_for_url(re.compile(r"/tables/\w+$"))
+    # The host's screen shows the PIN to tell the players.
+    expect(page.locator("#host-pin-value")).to_have_text(PIN)
+    page.locator("#invite summary").click()
+    address = page.locator("#table-address").inner_text()
+    scanned = decode_qr(page.locator("#table-qr svg").screenshot())
+    assert scanned == address == page.url
+    shots(page, "host")
+    host.close()
+    return scanned
+
+
+def join(browser, url, me, shots):
+    """A phone scans the code, says who it is and unlocks with the PIN."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url)
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    page.locator("#me-select").select_option(label=me)
+    page.locator("#pin-input").fill(PIN)
+    page.get_by_role("button", name="Unlock").click()
+    expect(page.locator("#pin-status")).to_have_text("Unlocked: this phone can tap.")
+    page.errors = errors
+    shots(page, f"joined-{me}")
+    return page
+
+
+def tap(page, name):
+    page.get_by_role("button", name=name, exact=True).click()
+
+
+def card(page, player):
+    return page.locator(f'li.player[data-player="{player}"]')
