@@ -7,6 +7,12 @@ from __future__ import annotations
 
 import os
 import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -51,14 +57,23 @@ class Shots:
 
 
 def decode_qr(png: bytes) -> str:
+    """The text of the QR code in a screenshot, as a phone's camera reads it.
+
+    A screenshot of the code alone can be small and tight at its edges, so it gets a white
+    quiet zone and is tried at a few scales; a phone would simply move closer.
+    """
     import cv2
     import numpy as np
 
     image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
-    image = cv2.resize(image, None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST)
-    text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
-    assert text, "the QR code could not be read"
-    return text
+    image = cv2.copyMakeBorder(image, 16, 16, 16, 16, cv2.BORDER_CONSTANT, value=255)
+    detector = cv2.QRCodeDetector()
+    for scale in (2, 3, 4, 1):
+        scaled = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_NEAREST)
+        text, _, _ = detector.detectAndDecode(scaled)
+        if text:
+            return text
+    raise AssertionError("the QR code could not be read")
 
 
 def create_table(browser, server, players, shots, **options):
@@ -114,3 +129,45 @@ def tap(page, name):
 
 def card(page, player):
     return page.locator(f'li.player[data-player="{player}"]')
+
+
+@contextmanager
+def serve_process(data: Path, *extra_args: str):
+    """A real `companion serve` on a free loopback port, data in `data`; yields its base URL.
+
+    On leaving it is stopped with SIGTERM, as a user's Ctrl+C or systemd would, and must exit
+    with status 0 and no traceback in its output.
+    """
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "XDG_CONFIG_HOME": str(data / "config")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data),
+         *extra_args],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    port = None
+    lines: list[str] = []
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        match = re.search(r"Listening on 127\.0\.0\.1:(\d+)", line)
+        if match:
+            port = int(match.group(1))
+            break
+    if port is None:
+        proc.kill()
+        pytest.fail(f"companion serve {' '.join(extra_args)} did not start:\n" + "".join(lines))
+    # Keep reading its output so a full pipe never blocks the server.
+    reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
+    reader.start()
+    yield f"http://127.0.0.1:{port}"
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("companion serve did not stop on SIGTERM")
+    reader.join(5)
+    assert proc.returncode == 0, "".join(lines)
+    assert "Traceback" not in "".join(lines), "".join(lines)

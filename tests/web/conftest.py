@@ -3,12 +3,6 @@ and helpers to make tables and act on them through the API."""
 from __future__ import annotations
 
 import importlib.util
-import os
-import re
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -19,7 +13,7 @@ from companion.tables import TableService
 from companion.timer import ManualClock, PageTimerOutput
 from web import create_app
 
-from .browser import CHROMIUM, ROOT, _need_browser
+from .browser import CHROMIUM, _need_browser, serve_process
 
 _spec = importlib.util.spec_from_file_location(
     "counting_game", Path(__file__).resolve().parents[1] / "service" / "counting_game.py")
@@ -96,34 +90,8 @@ def api(client):
 def server(tmp_path_factory):
     """A real `companion serve` on a free loopback port; yields its base URL."""
     _need_browser()
-    data = tmp_path_factory.mktemp("serve")
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "XDG_CONFIG_HOME": str(data / "config")}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data)],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    port = None
-    deadline = time.monotonic() + 30
-    lines = []
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        match = re.search(r"Listening on 127\.0\.0\.1:(\d+)", line)
-        if match:
-            port = int(match.group(1))
-            break
-    if port is None:
-        proc.kill()
-        pytest.fail("companion serve did not start:\n" + "".join(lines))
-    yield f"http://127.0.0.1:{port}"
-    proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        pytest.fail("companion serve did not stop on SIGTERM")
-    assert proc.returncode == 0
+    with serve_process(tmp_path_factory.mktemp("serve")) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -11,11 +11,7 @@ in test-artifacts/hardware/.
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
-import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -33,7 +29,7 @@ FAST = {"heartbeat_seconds": 0.1, "answer_timeout_seconds": 0.6, "button_hold_se
         "done_button_pins": [5, 6]}
 
 # The browser fixture (conftest.py) and the phone profile (browser.py) are shared.
-from .browser import PHONE, _need_browser  # noqa: E402
+from .browser import PHONE, _need_browser, serve_process  # noqa: E402
 
 
 def wait_for(predicate, timeout=5.0, interval=0.02):
@@ -366,38 +362,8 @@ def sim_server(tmp_path_factory):
     data = tmp_path_factory.mktemp("serve-hw")
     config = data / "companion.toml"
     config.write_text("[timer]\ndefault_seconds = 20\n\n[hardware]\ndone_button_pins = [5, 6]\n")
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "XDG_CONFIG_HOME": str(data / "config")}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data),
-         "--config", str(config), "--simulate-hardware"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    port = None
-    lines = []
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        match = re.search(r"Listening on 127\.0\.0\.1:(\d+)", line)
-        if match:
-            port = int(match.group(1))
-            break
-    if port is None:
-        proc.kill()
-        pytest.fail("companion serve --simulate-hardware did not start:\n" + "".join(lines))
-    import threading
-
-    threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()
-    yield f"http://127.0.0.1:{port}"
-    proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        pytest.fail("companion serve did not stop on SIGTERM")
-    assert proc.returncode == 0
-    assert "Traceback" not in "".join(lines)
+    with serve_process(data, "--config", str(config), "--simulate-hardware") as url:
+        yield url
 
 
 def api(server, method, path, body=None):
