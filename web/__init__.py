@@ -84,11 +84,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config["CAMERA_CHECKS"] = CameraChecks()
     app.extensions["camera_checks"] = app.config["CAMERA_CHECKS"]
 
-    from web import api, camera, pages, security, stream
+    from web import api, camera, hints, pages, security, stream
 
     security.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(camera.bp)
+    app.register_blueprint(hints.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(pages.bp)
     _register_errors(app)

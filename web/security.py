@@ -95,7 +95,7 @@ def _check_origin():
 
 def _photo_upload() -> bool:
     """A photo sent to a camera check: the one API body that is not JSON (it still needs the PIN header)."""
-    return request.endpoint == "camera.create"
+    return request.endpoint in ("camera.create", "hints.read_hand_photo")
 
 
 def _refuse(status: int, message: str):

@@ -130,9 +130,19 @@ def parse_options(options: dict[str, Any], players: int) -> Options:
         young=young,
         tiles=_number(options, "tiles", 24, 1, 114),
         tie_break=tie_break,
-        hints=_bool(options, "hints", young),
+        hints=_hints(options, young),
         tileset=_tileset(options),
     )
+
+
+def _hints(options: dict, young: bool) -> bool:
+    """"auto" (the default) allows hints in the younger-players variation only; "on", "off" or a bool."""
+    value = options.get("hints", "auto")
+    if isinstance(value, bool):
+        return value
+    if value not in ("auto", "on", "off"):
+        raise OptionError("option 'hints' must be 'auto', 'on' or 'off'")
+    return young if value == "auto" else value == "on"
 
 
 def _tileset(options: dict) -> str:
@@ -184,13 +194,13 @@ class PivitTiles:
             "young": False,
             "tiles": 24,
             "tie_break": "share",
-            "hints": False,  # on by default in the younger-players variation
+            "hints": "auto",  # "I'm stuck" hints: auto (on in the younger-players variation), on, off
             "tileset": "classic",
         }
 
     def option_choices(self) -> dict[str, list[str]]:
         """Options with a fixed set of values (the home page shows them as menus)."""
-        return {"tileset": ["classic", "connect"], "tie_break": ["share", "play-on"]}
+        return {"tileset": ["classic", "connect"], "tie_break": ["share", "play-on"], "hints": ["auto", "on", "off"]}
 
     def new_state(self, players: list[str], options: dict[str, Any]) -> State:
         if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):

@@ -224,6 +224,7 @@ def test_leaving_between_rounds():
         (["A", "B"], {"timer_seconds": 0}, "between"),
         (["A", "B"], {"young": "yes"}, "true or false"),
         (["A", "B"], {"colour": 1}, "unknown option"),
+        (["A", "B"], {"hints": "maybe"}, "'auto', 'on' or 'off'"),
     ],
 )
 def test_bad_options(players, options, message):
@@ -234,6 +235,8 @@ def test_bad_options(players, options, message):
 def test_young_variation_allows_hints_by_default():
     assert GAME.new_state(["A", "B"], {"young": True}).options.hints is True
     assert GAME.new_state(["A", "B"], {}).options.hints is False
+    assert GAME.new_state(["A", "B"], {"hints": "on"}).options.hints is True
+    assert GAME.new_state(["A", "B"], {"young": True, "hints": "off"}).options.hints is False
 
 
 # -- properties: replay is deterministic, undo then redo gives the same state ------
