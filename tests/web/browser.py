@@ -89,7 +89,11 @@ def create_table(browser, server, players, shots, **options):
     for i, name in enumerate(players):
         page.get_by_label(f"Player {i + 1}", exact=True).fill(name)
     for key, value in options.items():
-        page.locator(f"#opt-pivit-tiles-{key}").fill(str(value))
+        field = page.locator(f"#opt-pivit-tiles-{key}")
+        if field.evaluate("e => e.tagName") == "SELECT":  # options with fixed values are menus
+            field.select_option(str(value))
+        else:
+            field.fill(str(value))
     page.get_by_label("Table PIN").fill(PIN)
     page.get_by_role("button", name="Create the table").click()
     page.wait_for_url(re.compile(r"/tables/\w+$"))

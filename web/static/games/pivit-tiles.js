@@ -94,6 +94,15 @@
       const [text, aria] = label(action, p.name);
       row.append(button(ui, text, aria, action, { done: 'primary', leave: 'minor' }[action.type] || ''));
     }
+    // "I'm stuck": on my own card, while I am still building a grid, at tables that allow hints.
+    const building = ['playing', 'race', 'last-minute'].includes(s.phase) && p.active && !p.done
+      && (s.phase !== 'race' || p.racing);
+    if (mine && s.options.hints && building) {
+      row.append(ui.el('button', {
+        type: 'button', class: 'action stuck', 'aria-label': `${p.name}: I'm stuck, show me a hint`,
+        onclick: () => window.PivitHints.open(ui, table, i),
+      }, "I'm stuck"));
+    }
     if (row.childElementCount) card.append(row);
     return card;
   }
