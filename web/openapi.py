@@ -266,6 +266,43 @@ def document(server_url: str) -> dict[str, Any]:
                               "409": _error("Not under --simulate-hardware."),
                               "503": _error("The simulator did not answer."),
                               **_PIN_ERRORS}}},
+            "/api/tables/{table_id}/hints": {"post": {
+                "summary": "\"I'm stuck\": an arrangement of a Pivit hand, or which tile to trade",
+                "description": ("Needs the table option hints (auto: on in the younger-players variation). "
+                                "Changes nothing at the table; following the advice is a trade action."),
+                "parameters": [_TABLE_ID, _PIN_HEADER],
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                    "type": "object", "required": ["player", "tiles"], "properties": {
+                        "player": {"type": "integer"},
+                        "tiles": {"type": "array", "items": {"type": "string"}, "maxItems": 40,
+                                  "description": "The tiles in the hand, like 3G, ** for a wild."},
+                        "pin": _MUTATION_FIELDS["pin"]}}}}},
+                "responses": {"200": {"description": "The hint", "content": {"application/json": {"schema": {
+                    "type": "object", "properties": {
+                        "player": {"type": "integer"}, "tiles": {"type": "integer"},
+                        "playable": {"type": "boolean"},
+                        "grid": {"type": "string", "nullable": True},
+                        "trades_left": {"type": "integer"},
+                        "advice": {"type": "array", "items": {"type": "object", "properties": {
+                            "trade": {"type": "string"}, "p_one": {"type": "number"}, "p_two": {"type": "number"},
+                            "p_two_stderr": {"type": "number"}}}},
+                        "p_two_exact": {"type": "boolean"}, "unknown": {"type": "integer"},
+                        "certain": {"type": "boolean"}, "elapsed_ms": {"type": "number"}}}}}},
+                              "400": _error("Not a hand of tiles of this tile set, or no such player."),
+                              "409": _error("Not a Pivit tile table."),
+                              **{**_PIN_ERRORS, "403": _error("Hints are off at this table, wrong PIN, or cross-site.")}}}},
+            "/api/tables/{table_id}/hand-photos": {"post": {
+                "summary": "Read the loose tiles of a hand from a photo (to fill the hint's picker)",
+                "parameters": [_TABLE_ID, _PIN_HEADER,
+                               {"name": "player", "in": "query", "required": False, "schema": {"type": "integer"}}],
+                "requestBody": {"required": True, "content": {"image/*": {"schema": {
+                    "type": "string", "format": "binary"}}}},
+                "responses": {"200": {"description": "The tiles read", "content": {"application/json": {"schema": {
+                    "type": "object", "properties": {"tiles": {"type": "array", "items": {"type": "string"}},
+                                                     "hand": {"type": "string"}, "elapsed_ms": {"type": "number"}}}}}},
+                              "400": _error("Not a usable photo."),
+                              "422": _error("No tiles found in the photo."),
+                              **{**_PIN_ERRORS, "403": _error("Hints are off at this table, wrong PIN, or cross-site.")}}}},
             "/api/openapi.json": {"get": {
                 "summary": "This document",
                 "responses": {"200": {"description": "OpenAPI 3", "content": {"application/json": {}}}}}},
