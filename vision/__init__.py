@@ -9,6 +9,10 @@ package is cheap: OpenCV and NumPy load on first use.
 For the web page: `read_image_bytes(data, tileset="classic", calibration=None)`
 returns a ReadResult with `.tiles`, `.grid`, `.elapsed_ms` and
 `.annotated_png(violations=None)`; its errors carry `.status` 400, 413 or 422.
+For loose tiles spread on the table (the "I'm stuck" hand):
+`read_hand_bytes(data, tileset="classic", calibration=None)` returns a
+HandResult with `.tiles`, `.hand`, `.elapsed_ms` and `.annotated_png()`, and
+raises the same errors.
 """
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ from vision.errors import (
     NoTilesError,
     VisionError,
 )
+from vision.hand import HandResult, HandTile, read_hand, read_hand_bytes, read_hand_file
 from vision.pipeline import ReadResult, read_image, read_image_bytes, read_image_file
 
 __all__ = [
@@ -29,11 +34,16 @@ __all__ = [
     "Calibration",
     "CalibrationError",
     "ClassifyError",
+    "HandResult",
+    "HandTile",
     "ImageTooLargeError",
     "LatticeError",
     "NoTilesError",
     "ReadResult",
     "VisionError",
+    "read_hand",
+    "read_hand_bytes",
+    "read_hand_file",
     "read_image",
     "read_image_bytes",
     "read_image_file",

@@ -222,14 +222,11 @@ def _fill(canvas, poly, colour) -> None:
 
 def render(cells: dict[tuple[int, int], str], tileset: str = "classic", scene: Scene | None = None) -> Rendered:
     """A picture of the grid `cells` ((row, col) -> tile) as `scene` describes."""
-    import cv2
-
-    from companion.games.pivit_tiles.tiles import WILD, get_tileset
+    from companion.games.pivit_tiles.tiles import get_tileset
 
     scene = scene or Scene()
     colours = get_tileset(tileset).colours
     rng = np.random.default_rng(scene.seed)
-    width, height = scene.size
     image = _background(scene, rng)
 
     rows = [r for r, _ in cells]
@@ -246,24 +243,50 @@ def render(cells: dict[tuple[int, int], str], tileset: str = "classic", scene: S
         centre = np.array([(c - mid_c) * pitch + dx, (r - mid_r) * pitch + dy])
         placed[r, c] = (tile, centre, turn)
 
-    def tile_frame(centre, turn):
+    picture, data, corners = _photograph(image, placed, colours, scene, to_image, rng)
+    corners_out = {(r - min(rows), c - min(cols)): quad for (r, c), quad in corners.items()}
+    truth = {(r - min(rows), c - min(cols)): t for (r, c), t in cells.items()}
+    return Rendered(picture, truth, tileset, scene, data, corners_out)
+
+
+def _photograph(image, placed: dict, colours: str, scene: Scene, to_image, rng):
+    """Lay the tiles on the table `image` and take the picture: (BGR uint8, encoded bytes, corners).
+
+    `placed` maps a key to (tile, centre, turn) or (tile, centre, turn,
+    squash): centre in tile units on the table plane, turn in radians, squash
+    a 2 x 2 map applied on the plane after the turn (a tile leaning on
+    another looks shortened towards it). Tiles are drawn in key order, later
+    ones on top. Draws drop shadows, bevelled black tiles and designs, then
+    the light, blur, noise and JPEG the scene asks for. `corners` maps each
+    key to the tile's four image corners.
+    """
+    import cv2
+
+    from companion.games.pivit_tiles.tiles import WILD
+
+    width, height = scene.size
+
+    def tile_frame(centre, turn, squash=None):
         ct, st = math.cos(turn), math.sin(turn)
-        return lambda p: _apply(to_image, centre + np.asarray(p) @ np.array([[ct, st], [-st, ct]]))
+        turned = np.array([[ct, st], [-st, ct]])
+        if squash is not None:
+            turned = turned @ np.asarray(squash).T
+        return lambda p: _apply(to_image, centre + np.asarray(p) @ turned)
 
     # Drop shadows first, all under every tile.
     shadow = np.zeros((height, width), np.float32)
-    for tile, centre, turn in placed.values():
-        frame = tile_frame(centre + np.array([0.06, 0.08]), turn)
+    for tile, centre, turn, *squash in placed.values():
+        frame = tile_frame(centre + np.array([0.06, 0.08]), turn, *squash)
         _fill(shadow, frame(np.array([(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)])), 1.0)
     shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, scene.tile_px * 0.08))
     image *= (1.0 - 0.45 * shadow)[..., None]
 
     corners_out = {}
     black = np.array(BLACK_BGR, np.float32)
-    for (r, c), (tile, centre, turn) in sorted(placed.items()):
-        frame = tile_frame(centre, turn)
+    for key, (tile, centre, turn, *squash) in sorted(placed.items()):
+        frame = tile_frame(centre, turn, *squash)
         square = np.array([(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)])
-        corners_out[r - min(rows), c - min(cols)] = frame(square)
+        corners_out[key] = frame(square)
         rim = tuple(float(x) for x in black * 2.2)
         _fill(image, frame(square * 0.99), rim)
         face = tuple(float(x) * rng.uniform(0.9, 1.15) for x in black)
@@ -300,8 +323,7 @@ def render(cells: dict[tuple[int, int], str], tileset: str = "classic", scene: S
     else:
         ok, buf = cv2.imencode(".png", picture)
         data = buf.tobytes()
-    truth = {(r - min(rows), c - min(cols)): t for (r, c), t in cells.items()}
-    return Rendered(picture, truth, tileset, scene, data, corners_out)
+    return picture, data, corners_out
 
 
 # ---------------------------------------------------------------- grids
@@ -408,3 +430,189 @@ def synthetic_photo(
     cols = max(c for _, c in grid) + 1
     scene = random_scene(rng, size=size, grid_span=(rows, cols), max_rotation=max_rotation, **overrides)
     return render(grid, tileset, scene)
+
+
+# ---------------------------------------------------------------- loose hands
+#
+# A hand spread on the table before it is arranged: tiles anywhere, each
+# turned its own way, some pushed against others (edge to edge or a corner
+# against an edge), photographed with the same tables, light and camera as
+# the grids.
+
+UNIT_SQUARE = np.array([(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)])
+
+
+@dataclass
+class RenderedHand:
+    image: Any  # BGR uint8
+    tiles: list[str]  # the truth: one entry per tile drawn, in drawing order
+    centres: Any  # float64 N x 2: image (x, y) of each tile's middle
+    corners: list[Any]  # 4 x 2 image corners of each tile
+    touching: int  # tiles that touch at least one other tile
+    tileset: str
+    scene: Scene
+    data: bytes = b""  # the encoded file (JPEG if the scene asks for it, else PNG)
+
+
+def random_hand(rng, tileset: str = "classic", tiles: int = 12, wilds: int = 0) -> list[str]:
+    """`tiles` tiles drawn from one box of the tile set (three of each tile), `wilds` of them wilds.
+
+    Raises ValueError if the box does not hold that many.
+    """
+    from companion.games.pivit_tiles.tiles import COPIES, WILD, WILDS, get_tileset
+
+    ts = get_tileset(tileset)
+    if not 0 <= wilds <= min(WILDS, tiles) or tiles - wilds > COPIES * len(ts.tiles()):
+        raise ValueError(f"a {ts.name} box has no hand of {tiles} tiles with {wilds} wilds")
+    box = [t for t in ts.tiles() for _ in range(COPIES)]
+    drawn = [box[int(k)] for k in rng.permutation(len(box))[: tiles - wilds]] + [WILD] * wilds
+    return [drawn[int(k)] for k in rng.permutation(len(drawn))]
+
+
+def tile_square(centre, turn: float):
+    """The four corners (4 x 2, table units) of a tile at `centre` turned by `turn` radians."""
+    c, s = math.cos(turn), math.sin(turn)
+    return np.asarray(centre, np.float64) + UNIT_SQUARE @ np.array([[c, s], [-s, c]])
+
+
+def squares_overlap(a, b, gap: float = 0.0) -> bool:
+    """True if two convex quadrilaterals come closer than `gap` along every separating axis."""
+    for poly in (a, b):
+        edges = np.roll(poly, -1, axis=0) - poly
+        for nx, ny in np.column_stack([-edges[:, 1], edges[:, 0]]):
+            n = np.array([nx, ny]) / math.hypot(nx, ny)
+            pa, pb = a @ n, b @ n
+            if pa.max() + gap <= pb.min() or pb.max() + gap <= pa.min():
+                return False
+    return True
+
+
+def scatter_tiles(rng, count: int, touching: float = 0.4, spread: float = 3.0, leaning: float = 0.0) -> list[tuple]:
+    """(centre, turn) or (centre, turn, squash) of `count` tiles spread on the table, centred on 0.
+
+    Each tile after the first is, with probability `touching`, slid against a
+    tile already down (from a random side, at its own random turn) until they
+    touch; otherwise it lands anywhere in a region of about `spread` square
+    tiles per tile, apart from the others. A tile slid against another is,
+    with probability `leaning`, leaning on it instead: it reaches a few
+    hundredths of a tile over the other's edge, lies on top of it, and looks
+    shortened by a few percent towards it (`squash`, a 2 x 2 map on the table
+    plane; tiles are drawn in order, so it is drawn over the other). No
+    other tiles overlap. Units are tile sides.
+    """
+    placed: list[tuple] = []
+    squares: list[Any] = []
+    width = math.sqrt(count * spread * 4 / 3)
+    height = width * 3 / 4
+
+    def free(square, gap: float, but: int = -1) -> bool:
+        return not any(squares_overlap(square, other, gap) for k, other in enumerate(squares) if k != but)
+
+    while len(placed) < count:
+        spot = None
+        if placed and rng.random() < touching:
+            for _ in range(30):
+                which = int(rng.integers(0, len(squares)))
+                anchor = squares[which]
+                middle = anchor.mean(axis=0)
+                phi = rng.uniform(0, 2 * math.pi)
+                direction = np.array([math.cos(phi), math.sin(phi)])
+                turn = rng.uniform(0, math.pi / 2)
+                # The two squares overlap for a range of distances [0, t*] along the ray
+                # (their Minkowski difference is convex and holds 0): find t* by halving.
+                lo, hi = 0.0, 2.0
+                for _ in range(30):
+                    mid = (lo + hi) / 2
+                    if squares_overlap(anchor, tile_square(middle + mid * direction, turn)):
+                        lo = mid
+                    else:
+                        hi = mid
+                if leaning and len(placed[which]) == 2 and rng.random() < leaning:
+                    # Resting on the other's edge: over it by a little, and foreshortened.
+                    centre = middle + (hi - rng.uniform(0.03, 0.08)) * direction
+                    factor = rng.uniform(0.94, 0.98)
+                    squash = np.eye(2) - (1 - factor) * np.outer(direction, direction)
+                    square = tile_square(centre, turn)
+                    inside = abs(centre[0]) < width / 2 + 1 and abs(centre[1]) < height / 2 + 1
+                    if inside and free(square, 0.0, but=which):
+                        spot = (centre, turn, squash)
+                        break
+                    continue
+                centre = middle + (hi + rng.uniform(0.0, 0.012)) * direction
+                square = tile_square(centre, turn)
+                inside = abs(centre[0]) < width / 2 + 1 and abs(centre[1]) < height / 2 + 1
+                if inside and free(square, 0.0):
+                    spot = (centre, turn)
+                    break
+        if spot is None:
+            for _ in range(200):
+                centre = rng.uniform([-width / 2, -height / 2], [width / 2, height / 2])
+                turn = rng.uniform(0, math.pi / 2)
+                if free(tile_square(centre, turn), 0.08):
+                    spot = (centre, turn)
+                    break
+        if spot is None:
+            width, height = width * 1.1, height * 1.1  # crowded: spread wider
+            continue
+        placed.append(spot)
+        squares.append(tile_square(spot[0], spot[1]))
+    middle = (np.min([s.min(axis=0) for s in squares], axis=0) + np.max([s.max(axis=0) for s in squares], axis=0)) / 2
+    return [(spot[0] - middle, *spot[1:]) for spot in placed]
+
+
+def render_hand(tiles: list[str], spots: list[tuple], tileset: str = "classic", scene: Scene | None = None) -> RenderedHand:
+    """A picture of loose `tiles`, each at its (centre, turn) or (centre, turn, squash) of `spots`.
+
+    The picture is taken as `scene` describes (see scatter_tiles for squash).
+
+    The scene's `tile_px`, `rotation`, `tilt` and `centre` place the table
+    plane in the picture as for a grid; its gap, jitter and turn are not used.
+    """
+    from companion.games.pivit_tiles.tiles import get_tileset
+
+    scene = scene or Scene()
+    colours = get_tileset(tileset).colours
+    rng = np.random.default_rng(scene.seed)
+    image = _background(scene, rng)
+    to_image = _plane_to_image(scene, scene.tile_px)
+    placed = {k: (tile, np.asarray(spot[0], np.float64), float(spot[1]), *spot[2:]) for k, (tile, spot) in enumerate(zip(tiles, spots))}
+    picture, data, corners = _photograph(image, placed, colours, scene, to_image, rng)
+    squares = [tile_square(spot[0], spot[1]) for spot in spots]
+    touching = sum(
+        any(squares_overlap(a, b, 0.02) for j, b in enumerate(squares) if j != k) for k, a in enumerate(squares)
+    )
+    centres = _apply(to_image, np.array([spot[0] for spot in spots], np.float64).reshape(-1, 2))
+    return RenderedHand(picture, list(tiles), centres, [corners[k] for k in range(len(tiles))], touching, tileset, scene, data)
+
+
+def synthetic_hand(
+    seed: int,
+    tileset: str = "classic",
+    tiles: int = 12,
+    wilds: int = 0,
+    size: tuple[int, int] = (800, 600),
+    touching: float = 0.4,
+    leaning: float = 0.0,
+    **overrides,
+) -> RenderedHand:
+    """A random hand scattered on a random table, both from `seed`; keyword overrides go to the Scene.
+
+    `touching` and `leaning` are scatter_tiles'.
+
+    The tiles are made as large as lets the whole spread, turned by the
+    scene's rotation and foreshortened by its tilt, fit in the picture.
+    """
+    rng = np.random.default_rng(seed)
+    hand = random_hand(rng, tileset, tiles, wilds)
+    spots = scatter_tiles(rng, tiles, touching, spread=float(rng.uniform(2.2, 4.0)), leaning=leaning)
+    scene = random_scene(rng, size=size, grid_span=(1, 1))
+    theta = math.radians(overrides.get("rotation", scene.rotation))
+    c, s = math.cos(theta), math.sin(theta)
+    corners = np.vstack([tile_square(spot[0], spot[1]) for spot in spots]) @ np.array([[c, s], [-s, c]])
+    extent = corners.max(axis=0) - corners.min(axis=0)
+    middle = (corners.max(axis=0) + corners.min(axis=0)) / 2
+    tile_px = float(min(0.84 * size[0] / extent[0], 0.84 * size[1] / extent[1]) * rng.uniform(0.85, 1.0))
+    # Put the spread's middle at the picture's middle (the plane turns about its origin).
+    placement = {"tile_px": tile_px, "centre": (0.5 - middle[0] * tile_px / size[0], 0.5 - middle[1] * tile_px / size[1])}
+    scene = replace(scene, **{**placement, **overrides})
+    return render_hand(hand, spots, tileset, scene)

@@ -1,15 +1,16 @@
 """`companion vision`: read tile grids from photos, check them, score the reader, calibrate colours.
 
     companion vision read [--tileset NAME] [--json] [--annotate DIR] IMAGE...
+    companion vision read-hand [--tileset NAME] [--json] [--annotate DIR] IMAGE...
     companion vision check [--json] [--young] [--tiles N] [--tileset NAME] [--annotate DIR] IMAGE
     companion vision eval [--json] DIR
     companion vision calibrate [--tileset NAME] [-o FILE] IMAGE GRID
     companion vision capture [--camera KIND] [-o FILE]
 
-Exit status: 0 every photo was read (read), the grid is valid (check); 1 the
-grid is not valid (check); 2 some input could not be read (one line on stderr
-naming it; read goes on with the other photos). OpenCV and NumPy load inside
-the handlers, so `companion --help` stays quick.
+Exit status: 0 every photo was read (read, read-hand), the grid is valid
+(check); 1 the grid is not valid (check); 2 some input could not be read (one
+line on stderr naming it; read and read-hand go on with the other photos).
+OpenCV and NumPy load inside the handlers, so `companion --help` stays quick.
 """
 from __future__ import annotations
 
@@ -44,6 +45,23 @@ def register(subparsers) -> None:
     _calibration_option(read)
     read.add_argument("images", nargs="+", metavar="IMAGE", help="photo file (JPEG, PNG, WebP or BMP)")
     read.set_defaults(handler=run_read)
+
+    hand = sub.add_parser(
+        "read-hand",
+        help="read loose tiles spread on the table as a hand",
+        description="Read the loose tiles in each photo (spread anywhere on the table, each turned its own "
+        "way, touching or not; not a grid) and print them as a hand file: whitespace-separated tiles in "
+        "reading order (rows of the photo, top to bottom, each left to right). With one photo the output is "
+        "the hand file itself (pipe it to `companion pivit advise -`); with several, each hand is prefixed "
+        "with its photo's path. Tiles the reader is not sure of are named on stderr. With --json, one JSON "
+        "object per photo per line. Exit 0 if every photo was read, 2 if some could not be.",
+    )
+    hand.add_argument("--tileset", default="classic", choices=TILESETS, help="tile set (default classic)")
+    hand.add_argument("--json", action="store_true", help="one JSON object per photo per line")
+    hand.add_argument("--annotate", metavar="DIR", help="write each photo with its tiles outlined and labelled to DIR/NAME.hand.png")
+    _calibration_option(hand)
+    hand.add_argument("images", nargs="+", metavar="IMAGE", help="photo file (JPEG, PNG, WebP or BMP)")
+    hand.set_defaults(handler=run_read_hand)
 
     check = sub.add_parser(
         "check",
@@ -109,13 +127,13 @@ def _load_calibration(path):
         raise InputError(str(exc)) from None
 
 
-def _read(path: str, tileset: str, calibration):
-    """The ReadResult of one photo. Raises InputError naming the photo."""
+def _read(path: str, tileset: str, calibration, reader=None):
+    """The ReadResult of one photo (or what `reader(path, tileset, calibration)` gives). Raises InputError naming the photo."""
     from vision.errors import VisionError
     from vision.pipeline import read_image_file
 
     try:
-        return read_image_file(path, tileset, calibration)
+        return (reader or read_image_file)(path, tileset, calibration)
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -166,6 +184,32 @@ def run_read(args) -> int:
             unsure = _unsure(result)
             if unsure:
                 print("  not sure of: " + "; ".join(unsure))
+    return status
+
+
+def run_read_hand(args) -> int:
+    from vision.hand import read_hand_file
+
+    calibration = _load_calibration(args.calibration)
+    status = 0
+    several = len(args.images) > 1
+    for path in args.images:
+        try:
+            result = _read(path, args.tileset, calibration, reader=read_hand_file)
+            if args.annotate:
+                _write_png(_annotation_path(args.annotate, path, "hand"), result.annotated_png())
+        except InputError as exc:
+            print(f"companion: {exc}", file=sys.stderr)
+            status = 2
+            continue
+        if args.json:
+            print(json.dumps(result.to_json(path)), flush=True)
+            continue
+        # Like grep: one photo gives the hand file itself, several are told apart by path.
+        print(f"{path}: {result.hand}" if several else result.hand, flush=True)
+        unsure = [f"{t.tile} at x {t.x:.0f} y {t.y:.0f} (confidence {t.confidence:.2f})" for t in result.tiles if t.confidence < 0.25]
+        if unsure:
+            print(f"companion: {path}: not sure of " + "; ".join(unsure), file=sys.stderr)
     return status
 
 
