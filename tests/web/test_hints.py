@@ -74,3 +74,26 @@ def test_hints_are_for_pivit_tiles_only(client, api):
     table = api.create(game="pivit-board")
     response = hint(client, table["id"])
     assert response.status_code == 409 and "Pivit tile game" in response.get_json()["error"]
+
+
+def test_photo_of_loose_tiles_fills_the_hand(client, api):
+    import cv2
+
+    from vision.synthetic import synthetic_hand
+
+    table = api.create(hints="on")
+    shot = synthetic_hand(7, "classic", tiles=8, wilds=1)
+    ok, jpeg = cv2.imencode(".jpg", shot.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    response = client.post(f"/api/tables/{table['id']}/hand-photos?player=0", data=jpeg.tobytes(),
+                           headers={"Content-Type": "image/jpeg", "X-Table-Pin": PIN})
+    assert response.status_code == 200, response.get_json()
+    body = response.get_json()
+    assert sorted(body["tiles"]) == sorted(shot.tiles) and body["hand"].split() == body["tiles"]
+    # Bad photos and tables without hints get clear errors.
+    bad = client.post(f"/api/tables/{table['id']}/hand-photos", data=b"not a photo",
+                      headers={"Content-Type": "image/jpeg", "X-Table-Pin": PIN})
+    assert bad.status_code == 400 and "error" in bad.get_json()
+    off = api.create()
+    refused = client.post(f"/api/tables/{off['id']}/hand-photos", data=jpeg.tobytes(),
+                          headers={"Content-Type": "image/jpeg", "X-Table-Pin": PIN})
+    assert refused.status_code == 403
