@@ -14,10 +14,12 @@ the bench measures grids per second on one core.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from companion.games.pivit_tiles.grid import Grid
 from companion.games.pivit_tiles.tiles import (
+    DESIGNS,
     WILD,
     TileSet,
     get_tileset,
@@ -58,8 +60,8 @@ class CheckResult:
         return {cell for v in self.violations for cell in v.cells}
 
 
-def find_lines(cells: Grid) -> list[list[tuple[int, int]]]:
-    """Every maximal run of two or more tiles, rows first, each from left/top to right/bottom."""
+def _runs(cells: Grid) -> tuple[list[list[tuple[int, int]]], list[list[tuple[int, int]]]]:
+    """(row lines, column lines): every maximal run of two or more tiles, left to right, top to bottom."""
     rows = []
     cols = []
     for (r, c) in cells:
@@ -77,6 +79,12 @@ def find_lines(cells: Grid) -> list[list[tuple[int, int]]]:
                 run.append((k, c))
                 k += 1
             cols.append(run)
+    return rows, cols
+
+
+def find_lines(cells: Grid) -> list[list[tuple[int, int]]]:
+    """Every maximal run of two or more tiles, rows first, each from left/top to right/bottom."""
+    rows, cols = _runs(cells)
     return rows + cols
 
 
@@ -102,30 +110,33 @@ def groups(cells: Grid) -> list[list[tuple[int, int]]]:
     return found
 
 
-def connected(cells: Grid, lines: list[list[tuple[int, int]]]) -> bool:
-    """True if the tiles form one group. Tiles touch only along lines, so union the lines."""
+def connected(cells: Grid, rows: list, cols: list) -> bool:
+    """True if the tiles form one group. Tiles touch only along lines, so walk from line to line:
+    a row line and a column line are joined where they share a tile."""
     if len(cells) <= 1:
         return True
-    parent = list(range(len(lines)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    owner: dict[tuple[int, int], int] = {}
-    for i, line in enumerate(lines):
+    row_of = {cell: i for i, line in enumerate(rows) for cell in line}
+    n_rows = len(rows)
+    links: list[list[int]] = [[] for _ in range(n_rows + len(cols))]
+    loose = 0  # tiles of column lines that lie in no row line
+    for j, line in enumerate(cols, n_rows):
         for cell in line:
-            j = owner.get(cell)
-            if j is None:
-                owner[cell] = i
+            i = row_of.get(cell)
+            if i is None:
+                loose += 1
             else:
-                parent[root(i)] = root(j)
-    if len(owner) != len(cells):  # a tile with no neighbour at all
+                links[i].append(j)
+                links[j].append(i)
+    if len(row_of) + loose != len(cells):  # a tile with no neighbour at all
         return False
-    first = root(0)
-    return all(root(i) == first for i in range(1, len(lines)))
+    seen = {0}
+    stack = [0]
+    while stack:
+        for k in links[stack.pop()]:
+            if k not in seen:
+                seen.add(k)
+                stack.append(k)
+    return len(seen) == len(links)
 
 
 def line_fault(tiles: list[str]) -> str | None:
@@ -176,14 +187,13 @@ def assign_wilds(
             if cell in lines_of:
                 lines_of[cell].append(line)
     # Each wild's candidates: the tiles that fit its lines' concrete tiles on their own.
-    candidates = {
-        w: [
-            t
-            for t in tileset.tiles()
-            if all(_line_ok([cells[c] if c != w else t for c in line]) for line in lines_of[w])
-        ]
-        for w in wild_cells
-    }
+    every = tileset.tiles()
+    candidates = {}
+    for w in wild_cells:
+        fits = set(every)
+        for line in lines_of[w]:
+            fits &= _fitting(tileset, [cells[c] for c in line if cells[c] != WILD])
+        candidates[w] = [t for t in every if t in fits]
     assigned: dict[tuple[int, int], str] = {}
 
     def tile_at(cell: tuple[int, int]) -> str:
@@ -202,6 +212,19 @@ def assign_wilds(
         return False
 
     return dict(assigned) if place(0) else None
+
+
+def _fitting(tileset: TileSet, concrete: list[str]) -> set[str]:
+    """The tiles that can join a line of these concrete tiles: its colour or its design, not repeated."""
+    if not concrete:
+        return set(tileset.tiles())
+    fits: set[str] = set()
+    design, colour = concrete[0]
+    if all(t[1] == colour for t in concrete):
+        fits.update(d + colour for d in DESIGNS)
+    if all(t[0] == design for t in concrete):
+        fits.update(design + c for c in tileset.colours)
+    return fits - set(concrete)
 
 
 def _describe(line: list[tuple[int, int]], cells: Grid) -> str:
@@ -229,9 +252,7 @@ def check_grid(
             )
         )
 
-    counts: dict[str, int] = {}
-    for t in cells.values():
-        counts[t] = counts.get(t, 0) + 1
+    counts = Counter(cells.values())
     for t, n in sorted(counts.items()) if max(counts.values(), default=0) > 3 else ():
         limit = ts.max_copies(t)
         if n > limit:
@@ -243,8 +264,9 @@ def check_grid(
                 )
             )
 
-    lines = find_lines(cells)
-    parts = [] if connected(cells, lines) else groups(cells)
+    rows, cols = _runs(cells)
+    lines = rows + cols
+    parts = [] if connected(cells, rows, cols) else groups(cells)
     if len(parts) > 1:
         stray = sorted(cell for part in parts[1:] for cell in part)
         out.append(
