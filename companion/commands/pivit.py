@@ -47,6 +47,31 @@ def register(subparsers) -> None:
     solve.add_argument("files", nargs="+", metavar="FILE", help="hand file, or - for standard input")
     solve.set_defaults(handler=run_solve)
 
+    advise = sub.add_parser(
+        "advise",
+        help="say whether a hand can be arranged, or which tile to trade",
+        description="Say whether a hand (whitespace-separated tiles) can be arranged into a correct grid, and "
+        "show an arrangement; if it cannot, rank every tile of the hand as the tile to trade now, with the "
+        "exact probability that the hand is playable after this one trade (p_one) and the probability that "
+        "it is playable within the trades left when the second trade is chosen after seeing the first draw "
+        "(p_two; an estimate with its standard error when exact enumeration is too big). The draw is "
+        "uniform over the unseen tiles: the tile set minus the hand, or the tiles listed with --unseen. "
+        "Exit 0 if the hand is playable, 1 if it is not (the advice is printed), 2 if a file could not be read.",
+    )
+    advise.add_argument("--json", action="store_true", help="one JSON object")
+    advise.add_argument("--young", action="store_true", help="younger-players variation: lines of two allowed")
+    advise.add_argument("--tileset", default="classic", choices=["classic", "connect"], help="tile set (default classic)")
+    advise.add_argument("--trades", type=_trades, default=2, metavar="N", help="trade tokens left: 0, 1 or 2 (default 2)")
+    advise.add_argument(
+        "--unseen",
+        metavar="FILE",
+        help="the tiles you have not seen, whitespace-separated (the tile set minus your hand minus tiles "
+        "known to be elsewhere, e.g. in other players' finished grids); draws come only from these and "
+        "the tile you trade in. Default: every tile of the set not in your hand",
+    )
+    advise.add_argument("hand", metavar="HANDFILE", help="hand file, or - for standard input")
+    advise.set_defaults(handler=run_advise)
+
 
 def _positive_float(text: str) -> float:
     try:
@@ -55,6 +80,16 @@ def _positive_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be more than 0: {text!r}")
+    return value
+
+
+def _trades(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= value <= 2:
+        raise argparse.ArgumentTypeError(f"must be 0, 1 or 2 (the rulebook's two trade tokens): {text!r}")
     return value
 
 
@@ -201,3 +236,78 @@ def run_solve(args) -> int:
         if result.status != "solved" and status == 0:
             status = 1
     return status
+
+
+def run_advise(args) -> int:
+    from companion.games.pivit_tiles.advisor import AdviceError, advise, unseen_pile
+    from companion.games.pivit_tiles.grid import grid_str
+    from companion.games.pivit_tiles.tiles import TileError, parse_hand
+
+    def read_tiles(path: str) -> list[str]:
+        try:
+            return parse_hand(read_text(path), args.tileset, source=display_name(path))
+        except TileError as exc:
+            raise InputError(str(exc)) from None
+
+    name = display_name(args.hand)
+    hand = read_tiles(args.hand)
+    if not hand:
+        raise InputError(f"{name}: the hand has no tiles")
+    try:
+        unseen_pile(hand, args.tileset)  # the hand alone: no more copies than a box has
+    except AdviceError as exc:
+        raise InputError(f"{name}: {exc}") from None
+    unseen = None
+    if args.unseen is not None:
+        unseen = read_tiles(args.unseen)
+        try:
+            unseen_pile(hand, args.tileset, unseen)
+        except AdviceError as exc:
+            raise InputError(f"{display_name(args.unseen)}: {exc}") from None
+    result = advise(hand, args.tileset, young=args.young, trades=args.trades, unseen=unseen)
+    grid = grid_str(result.grid) if result.grid is not None else None
+    if args.json:
+        out = {"file": name, "playable": result.playable}
+        if grid is not None:
+            out["grid"] = grid
+        out["advice"] = [a.to_json() for a in result.advice]
+        out["unknown"] = result.unknown
+        out["elapsed_ms"] = round(result.elapsed_ms, 3)
+        print(json.dumps(out))
+    else:
+        print(advice_report(name, len(hand), result, grid))
+    return 0 if result.playable else 1
+
+
+def advice_report(name: str, tiles: int, result, grid: str | None) -> str:
+    """The human report of `advise`: the arrangement, or the trades best first."""
+    from companion.games.pivit_tiles.tiles import tile_name
+
+    secs = f"{result.elapsed_ms / 1000:.1f} s"
+    if result.playable:
+        return f"{name}: playable ({tiles} tiles); an arrangement:\n{grid}"
+    if result.root_unknown:
+        head = f"{name}: undecided: the solver ran out of time on this hand ({tiles} tiles); advice as if it is not playable"
+    else:
+        head = f"{name}: not playable: no arrangement of these {tiles} tiles passes the check"
+    out = [head]
+    if result.trades == 0:
+        out.append("  no trades left")
+        return "\n".join(out)
+    estimated = any(a.p_two_stderr for a in result.advice)
+    two_columns = result.trades > 1
+    out.append(f"  {'trade':<28}  after this trade" + (f"   within {result.trades} trades" if two_columns else ""))
+    for a in result.advice:
+        row = f"  {a.trade:<3} {tile_name(a.trade):<24}  {a.p_one:16.1%}"
+        if two_columns:
+            row += f"   {a.p_two:7.1%}"
+            if a.p_two_stderr:
+                row += f" +/- {a.p_two_stderr:.1%}"
+        out.append(row)
+    notes = []
+    if estimated:
+        notes.append("the chance within two trades is an estimate (+/- one standard error)")
+    if result.unknown:
+        notes.append(f"{result.unknown} hand{'s' if result.unknown != 1 else ''} timed out in the solver and counted as not playable")
+    out.append(f"  ({'; '.join(notes + [secs])})")
+    return "\n".join(out)

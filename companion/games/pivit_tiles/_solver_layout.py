@@ -1,0 +1,287 @@
+"""Drawing a line structure as a grid, and choosing the wilds' tiles (private to solver.py).
+
+The search (_solver_search) decides which copies form which lines, which
+lines are rows and which are columns, and where they cross. Here the lines
+get places: each row line is a run of cells in one grid row, each column line
+a run in one grid column, two lines meet exactly at their crossing copy, and
+no tile touches a tile of another line anywhere else (a touch would make a
+new, unplanned line).
+
+The order of tiles inside a line is free, so a placed line is just a run of
+cells; which cell holds which of its copies is decided only when a crossing
+line is placed through it ("pinning" the crossing copy there). The search
+places one line at a time, always the one with the fewest possible runs left
+(a line crossing two placed lines usually has one or none), and fails as soon
+as some line next to the placed ones has no run left. It is exhaustive, so
+"no drawing" is a proof.
+"""
+from __future__ import annotations
+
+import time
+
+from companion.games.pivit_tiles._solver_search import GROUP_CELLS, Effort, SearchTimeout
+
+Cell = tuple[int, int]
+
+
+class LayoutGaveUp(Exception):
+    """The layout reached its step limit without deciding whether a drawing exists."""
+
+
+def choose_wilds(
+    line_group: list[int],
+    line_cells: list[frozenset[int]],
+    line_members: list[list[int]],
+    slot: list[list[int]],
+    wilds: list[int],
+) -> dict[int, int] | None:
+    """A concrete cell for every wild copy that fits all its lines at once, or None.
+
+    A wild stands for a tile of its line's colour (or design) not already in
+    that line, the same tile in its row and in its column, and two wilds in
+    one line stand for different tiles.
+    """
+    options: dict[int, list[int]] = {}
+    for w in wilds:
+        allowed: set[int] | None = None
+        for line in slot[w]:
+            if line < 0:
+                continue
+            here = set(GROUP_CELLS[line_group[line]]) - line_cells[line]
+            allowed = here if allowed is None else allowed & here
+        options[w] = sorted(allowed or ())
+    order = sorted(wilds, key=lambda w: len(options[w]))
+    chosen: dict[int, int] = {}
+
+    def clash(w: int, x: int) -> bool:
+        for line in slot[w]:
+            if line >= 0 and any(chosen.get(v) == x for v in line_members[line] if v != w):
+                return True
+        return False
+
+    def place(k: int) -> bool:
+        if k == len(order):
+            return True
+        w = order[k]
+        for x in options[w]:
+            if not clash(w, x):
+                chosen[w] = x
+                if place(k + 1):
+                    return True
+                del chosen[w]
+        return False
+
+    return dict(chosen) if place(0) else None
+
+
+class _Layout:
+    """The backtracking state: runs of the placed lines and the pinned crossing copies.
+
+    The search backjumps: a failure comes back with the set of placed lines
+    whose places explain it (the lines that block every run of some line,
+    and the lines that fix where that line may cross), and a line not in that
+    set is not worth moving, so its other runs are skipped.
+    """
+
+    def __init__(self, line_orient, line_members, slot, deadline, max_steps, effort):
+        self.effort = effort
+        self.orient = line_orient
+        self.members = line_members
+        self.n_lines = len(line_orient)
+        self.deadline = deadline
+        self.max_steps = max_steps
+        self.steps = 0
+        # neighbours[line] = [(other line, crossing copy), ...]
+        self.neighbours: list[list[tuple[int, int]]] = [[] for _ in line_orient]
+        for i, (r, c) in enumerate(slot):
+            if r >= 0 and c >= 0:
+                self.neighbours[r].append((c, i))
+                self.neighbours[c].append((r, i))
+        self.run: dict[int, list[Cell]] = {}  # placed line -> its cells in order
+        # Occupied cell -> the placed lines through it (two at a crossing,
+        # whose copy is then pinned there: a copy is pinned once both its
+        # lines are placed).
+        self.owner: dict[Cell, list[int]] = {}
+        self.pinned: dict[int, Cell] = {}  # crossing copy -> its cell
+        self.pin_at: dict[Cell, int] = {}  # cell -> the crossing copy pinned there
+        self.root = -1
+
+    def solve(self) -> bool:
+        if self.n_lines == 0:
+            return True
+        # Start from the line with the most crossings: the crowded part of a
+        # structure is where a drawing fails, so it is best settled first.
+        root = max(range(self.n_lines), key=lambda line: len(self.neighbours[line]))
+        self.root = root
+        length = len(self.members[root])
+        dr, dc = self._step(root)
+        self._put(root, [(t * dr, t * dc) for t in range(length)], [])
+        if self._search() is True:
+            return True
+        self._take(root, [])
+        return False
+
+    def _step(self, line: int) -> Cell:
+        return (0, 1) if self.orient[line] == 0 else (1, 0)
+
+    def _search(self) -> bool | set[int]:
+        """True once every line is placed; else the placed lines that explain the failure."""
+        if len(self.run) == self.n_lines:
+            return True
+        self.steps += 1
+        if self.effort is not None:
+            self.effort.spend()
+        if self.max_steps is not None and self.steps > self.max_steps:
+            raise LayoutGaveUp
+        if self.deadline is not None and self.steps & 31 == 1 and time.perf_counter() > self.deadline:
+            raise SearchTimeout
+        best = -1
+        best_runs: list = []
+        best_why: set[int] = set()
+        for line in range(self.n_lines):
+            if line in self.run or not any(other in self.run for other, _ in self.neighbours[line]):
+                continue
+            runs, why = self._runs(line)
+            if not runs:
+                return why  # forward check: this line can no longer be drawn
+            if best < 0 or len(runs) < len(best_runs):
+                best, best_runs, best_why = line, runs, why
+                if len(runs) == 1:
+                    break
+        if best < 0:
+            return set()  # not one connected group (the search never offers one)
+        if len(self.run) == 1:
+            best_runs = self._canonical(best_runs)
+        conflict = set(best_why)
+        for cells, pins in best_runs:
+            self._put(best, cells, pins)
+            result = self._search()
+            if result is True:
+                return True
+            self._take(best, pins)
+            if best not in result:
+                return result  # moving this line cannot help: jump back
+            conflict |= result
+        conflict.discard(best)
+        return conflict
+
+    def _canonical(self, runs):
+        """The runs of the first line crossing the root that are not mirror images of others.
+
+        Mirroring the whole drawing along the root, or across it, gives a
+        drawing too; so the first crossing line may be taken to cross the
+        root's first half and to reach at least as far on its far side.
+        """
+        root_length = len(self.members[self.root])
+        along = 1 if self.orient[self.root] == 0 else 0  # coordinate along the root
+        out = []
+        for cells, pins in runs:
+            (anchor,) = [cell for _, cell in pins]
+            if 2 * anchor[along] > root_length - 1:
+                continue
+            across = [cell[1 - along] for cell in cells]
+            if -min(across) > max(across):
+                continue
+            out.append((cells, pins))
+        return out
+
+    def _runs(self, line: int):
+        """(every run the line can take now with the copies it pins, the lines to blame for the rest)."""
+        length = len(self.members[line])
+        dr, dc = self._step(line)
+        placed = [(other, i) for other, i in self.neighbours[line] if other in self.run]
+        crossing_of = {other: i for other, i in placed}
+        why = set(crossing_of)  # where the line may cross depends on these
+        anchor_line = placed[0][0]
+        anchors = []
+        for cell in self.run[anchor_line]:
+            if cell in self.pin_at:
+                why.update(self.owner[cell])  # a crossing already took that cell
+            else:
+                anchors.append(cell)
+        out = []
+        seen: set[Cell] = set()
+        for ar, ac in anchors:
+            for t in range(length):
+                start = (ar - t * dr, ac - t * dc)
+                if start in seen:
+                    continue
+                seen.add(start)
+                found = self._check_run(start, length, dr, dc, crossing_of)
+                if isinstance(found, set):
+                    why |= found
+                else:
+                    out.append(found)
+        return out, why
+
+    def _check_run(self, start, length, dr, dc, crossing_of):
+        """The run from `start` with its pins, if it crosses exactly its placed neighbours at free
+        cells and touches nothing else; else the placed lines in its way."""
+        sr, sc = start
+        owner = self.owner
+        for end in ((sr - dr, sc - dc), (sr + length * dr, sc + length * dc)):
+            if end in owner:
+                return set(owner[end])  # the run would run on into another line
+        cells = []
+        pins = []
+        for t in range(length):
+            cell = (sr + t * dr, sc + t * dc)
+            cells.append(cell)
+            lines_here = owner.get(cell)
+            if lines_here is None:
+                r, c = cell
+                for side in ((r + dc, c + dr), (r - dc, c - dr)):
+                    if side in owner:
+                        return set(owner[side])  # would touch another line side-on
+                continue
+            if len(lines_here) != 1 or lines_here[0] not in crossing_of:
+                return set(lines_here)  # a crossing already, or a line it does not cross
+            pins.append((crossing_of[lines_here[0]], cell))
+        if len(pins) != len(crossing_of):
+            return set(crossing_of)  # misses a line it must cross
+        return cells, pins
+
+    def _put(self, line, cells, pins):
+        self.run[line] = cells
+        for cell in cells:
+            self.owner.setdefault(cell, []).append(line)
+        for copy, cell in pins:
+            self.pinned[copy] = cell
+            self.pin_at[cell] = copy
+
+    def _take(self, line, pins):
+        for cell in self.run.pop(line):
+            here = self.owner[cell]
+            here.remove(line)
+            if not here:
+                del self.owner[cell]
+        for copy, cell in pins:
+            del self.pinned[copy]
+            del self.pin_at[cell]
+
+    def positions(self) -> dict[int, Cell]:
+        """Every copy's cell: crossing copies where pinned, the others in the remaining cells."""
+        pos = dict(self.pinned)
+        for line, cells in self.run.items():
+            free = [cell for cell in cells if cell not in self.pin_at]
+            plain = [i for i in self.members[line] if i not in self.pinned]
+            pos.update(zip(plain, free))
+        return pos
+
+
+def lay_out(
+    line_orient: list[int],
+    line_members: list[list[int]],
+    slot: list[list[int]],
+    deadline: float | None = None,
+    max_steps: int | None = None,
+    effort: Effort | None = None,
+) -> dict[int, Cell] | None:
+    """A grid cell for every copy so that the runs of the grid are exactly the given lines, or None.
+
+    None means no drawing exists. Raises SearchTimeout after `deadline`,
+    LayoutGaveUp after `max_steps` placements without an answer, and
+    SearchGaveUp when `effort` runs out.
+    """
+    layout = _Layout(line_orient, line_members, slot, deadline, max_steps, effort)
+    return layout.positions() if layout.solve() else None

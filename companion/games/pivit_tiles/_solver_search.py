@@ -1,0 +1,705 @@
+"""The hand solver's search over line structures (private to solver.py).
+
+A finished grid of two or more tiles is, abstractly, a set of *lines*: each a
+set of distinct tiles of one colour or one design, 3..6 of them (2..6 in the
+younger-players variation), each a row or a column. Every tile copy of the
+hand lies in one or two lines, at most one row and one column; a row and a
+column share at most one copy (the cell where they cross); two rows share
+none; and the lines joined by their crossings are one connected group. Every
+grid gives such a structure, so when none exists the hand is impossible: that
+is the solver's proof, and it needs no geometry. When one exists, the layout
+(_solver_layout) tries to draw it as a grid; if that fails the search goes on
+to the next structure, so the search stays exhaustive either way.
+
+The search covers one uncovered copy at a time, always the one with the
+fewest possible lines, and branches over every line that can hold it: which
+colour or design, which other tiles, whether each of them is a new copy or a
+crossing with a copy already placed, and how many wilds. When every copy is
+placed but the lines form several groups, it branches over lines made of
+placed copies that join groups. It never branches on symmetric choices:
+copies of one tile not yet placed are interchangeable, so only the first is
+tried; a wild in a line is a "joker" whose concrete tile is chosen only at the
+end; a group of lines not yet joined to the rest can be transposed as a
+whole, so a new line's orientation is fixed by its first crossing (or is
+"row" when it crosses nothing) and other groups it touches are transposed to
+fit; and lines are ordered by a key so that each structure is reached along
+one path only (see _cover_copy).
+
+What keeps impossible hands fast: a copy with no possible line fails at once,
+and so does a group of lines none of whose free slots can still take a line
+leading out of it. A group with a single such slot left is settled first: the
+line through that slot is in every finished structure, so branching on it is
+exhaustive and finds dead ends early.
+"""
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from typing import Callable
+
+# A cell is design_index * 6 + colour_index: one of the 36 distinct tiles.
+# Groups 0..5 are the colours (their lines are colour lines), 6..11 the
+# designs; a cell lies in colour group cell % 6 and design group 6 + cell // 6.
+GROUP_CELLS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(d * 6 + g for d in range(6)) for g in range(6)
+) + tuple(tuple(g * 6 + c for c in range(6)) for g in range(6))
+MAX_LINE = 6  # six designs and six colours exist, so no line holds more
+
+
+def groups_of(cell: int) -> tuple[int, int]:
+    """The colour group and the design group of a cell."""
+    return cell % 6, 6 + cell // 6
+
+
+def _option_table(min_line: int) -> list[list[list[int]]]:
+    """table[mask][pos][wilds]: how many lines through position `pos` a group allows.
+
+    A line is a subset S of the available positions `mask` containing `pos`,
+    plus j <= `wilds` jokers, with min_line <= |S| + j <= 6. Used to pick the
+    most constrained copy and to fail at once when a copy has no line left.
+    """
+    table = [[[0] * 7 for _ in range(6)] for _ in range(64)]
+    for mask in range(64):
+        for pos in range(6):
+            if not mask >> pos & 1:
+                continue
+            sizes = [bin(sub).count("1") for sub in range(64) if sub & ~mask == 0 and sub >> pos & 1]
+            for wilds in range(7):
+                table[mask][pos][wilds] = sum(
+                    1 for s in sizes for j in range(wilds + 1) if min_line <= s + j <= MAX_LINE
+                )
+    return table
+
+
+OPTION_TABLES = {3: _option_table(3), 2: _option_table(2)}
+
+
+class SearchTimeout(Exception):
+    """The search ran past its deadline."""
+
+
+class SearchGaveUp(Exception):
+    """An attempt used up its effort (a restart with another order may do better)."""
+
+
+class Effort:
+    """The work of one attempt, with an optional limit.
+
+    Drawing steps always count; search nodes (and the drawing of partial
+    structures) count only when `count_search` is set, so that an attempt
+    meant to prove a hand impossible is limited only in its drawing.
+    """
+
+    def __init__(self, limit: int | None = None, count_search: bool = True) -> None:
+        self.spent = 0
+        self.limit = limit
+        self.count_search = count_search
+
+    def spend(self, amount: int = 1) -> None:
+        """Count work. Raises SearchGaveUp past the limit."""
+        self.spent += amount
+        if self.limit is not None and self.spent > self.limit:
+            raise SearchGaveUp
+
+
+class LineSearch:
+    """Exhaustive search for a connected line structure holding every copy of a hand.
+
+    `cells[i]` is the cell of copy i, or -1 for a wild. `accept` is called on
+    each complete connected structure (with the search itself, to read
+    `line_orient`, `line_group`, `line_cells`, `line_members` and `slot`) and
+    returns True to stop, False to go on searching.
+    """
+
+    def __init__(
+        self,
+        cells: list[int],
+        min_line: int,
+        accept: Callable[["LineSearch"], bool],
+        deadline: float | None = None,
+        trees_only: bool = False,
+        drawable: Callable[["LineSearch", list[int]], bool] | None = None,
+        shuffle_seed: int | None = None,
+        effort: Effort | None = None,
+    ) -> None:
+        self.trees_only = trees_only
+        self.rings_cut = False  # did trees_only ever forbid a line? (if not, all structures were trees)
+        self.drawable = drawable
+        # A seeded order of the lines tried (for restarts; any order keeps the
+        # search exhaustive) and the effort this attempt may spend.
+        self.rng = None if shuffle_seed is None else random.Random(shuffle_seed)
+        self.effort = effort if effort is not None else Effort()
+        self.n = len(cells)
+        self.cell = list(cells)
+        self.min_line = min_line
+        self.table = OPTION_TABLES[min_line]
+        self.accept = accept
+        self.deadline = deadline
+        # slot[i] = [row line, column line] of copy i, -1 when free.
+        self.slot = [[-1, -1] for _ in cells]
+        self.copies_of: list[list[int]] = [[] for _ in range(36)]
+        self.wilds: list[int] = []
+        for i, x in enumerate(cells):
+            (self.wilds if x < 0 else self.copies_of[x]).append(i)
+        self.present = [x for x in range(36) if self.copies_of[x]]
+        self.line_orient: list[int] = []  # 0 row, 1 column
+        self.line_group: list[int] = []
+        self.line_cells: list[frozenset[int]] = []  # the concrete cells (not the jokers)
+        self.line_members: list[list[int]] = []
+        self.nodes = 0
+        self._comp: list[int] = []  # component of each line, computed per node
+        self._critical: tuple[int, int] | None = None  # see _components_alive
+        # Symmetry breaking (see _cover_copy): the key of the line that covered
+        # each copy when it was the copy being covered, and per cell (-1: the
+        # wilds) the key of the last such line.
+        self.first_key: list[tuple | None] = [None] * self.n
+        self.floor: dict[int, tuple] = {}
+        # Copies whose free slot can take no line any more (in this branch).
+        self.dead: set[int] = set()
+        self.dead_log: list[int] = []
+
+    def crossings(self) -> int:
+        """How many copies lie in two lines."""
+        return sum(1 for r, c in self.slot if r >= 0 and c >= 0)
+
+    # -- the search ----------------------------------------------------------
+
+    def run(self) -> bool:
+        """True once `accept` took a structure; False when none exists. Raises SearchTimeout."""
+        return self._node()
+
+    def _uncovered(self, i: int) -> bool:
+        s = self.slot[i]
+        return s[0] < 0 and s[1] < 0
+
+    def _node(self) -> bool:
+        self.nodes += 1
+        if self.effort.count_search:
+            self.effort.spend()
+        if self.deadline is not None and self.nodes & 63 == 1 and time.perf_counter() > self.deadline:
+            raise SearchTimeout
+        snap = self._snapshot()
+        first_new, free_lines, wilds_new, wild_lines, _ = snap
+        wilds_free = wilds_new + len(wild_lines)
+        masks = [0] * 12
+        for x in self.present:
+            if first_new[x] >= 0 or free_lines[x]:
+                masks[x % 6] |= 1 << (x // 6)
+                masks[6 + x // 6] |= 1 << (x % 6)
+        best = -1
+        best_copy = -1
+        best_count = 1 << 30
+        table = self.table
+        for x in self.present:
+            q = first_new[x]
+            if q < 0:
+                continue
+            gc, gd = groups_of(x)
+            count = table[masks[gc]][x // 6][wilds_free] + table[masks[gd]][x % 6][wilds_free]
+            if count < best_count:
+                best, best_copy, best_count = x, q, count
+                if count == 0:
+                    return False
+        open_wild = next((i for i in self.wilds if self._uncovered(i)), -1)
+        if not self._components_alive(best >= 0 or open_wild >= 0, snap):
+            return False
+        if self._critical is not None and best_count > 1:
+            # A group of lines with one way out: settle that way out first.
+            return self._cover_slot(*self._critical, masks, wilds_free)
+        if best >= 0:
+            return self._cover_copy(best_copy, best, masks, wilds_free)
+        if open_wild >= 0:
+            return self._cover_wild(open_wild, masks, wilds_free)
+        if len(set(self._comp)) <= 1:
+            return self.accept(self)
+        return self._connect(snap)
+
+    def _snapshot(self) -> tuple[list[int], list[list[int]], int, list[int], list[int]]:
+        """Where copies are free, in one pass: per cell its first uncovered copy (-1 if
+        none) and the lines of its copies that have one slot left; the uncovered
+        wilds; the lines of wilds with one slot left; per group, how many cells
+        have an uncovered copy."""
+        first_new = [-1] * 36
+        free_lines: list[list[int]] = [[] for _ in range(36)]
+        wilds_new = 0
+        wild_lines = []
+        cell = self.cell
+        for i, (r, c) in enumerate(self.slot):
+            x = cell[i]
+            if r < 0 and c < 0:
+                if x < 0:
+                    wilds_new += 1
+                elif first_new[x] < 0:
+                    first_new[x] = i
+            elif r < 0 or c < 0:
+                line = r if r >= 0 else c
+                if x < 0:
+                    wild_lines.append(line)
+                else:
+                    free_lines[x].append(line)
+        group_new = [0] * 12
+        for x in range(36):
+            if first_new[x] >= 0:
+                group_new[x % 6] += 1
+                group_new[6 + x // 6] += 1
+        return first_new, free_lines, wilds_new, wild_lines, group_new
+
+    def _components(self) -> list[int]:
+        """The connected group (by crossings) of each line."""
+        nl = len(self.line_orient)
+        parent = list(range(nl))
+
+        def find(a: int) -> int:
+            while parent[a] != a:
+                parent[a] = parent[parent[a]]
+                a = parent[a]
+            return a
+
+        for r, c in self.slot:
+            if r >= 0 and c >= 0:
+                a, b = find(r), find(c)
+                if a != b:
+                    parent[a] = b
+        return [find(line) for line in range(nl)]
+
+    def _components_alive(self, tiles_left: bool, snap) -> bool:
+        """False when some group of lines can never join the rest (and so the hand fails).
+
+        Also sets `_critical` to (copy, line) when some group of lines has a
+        single free slot that can still lead out of it: every finished
+        structure then has a line through that slot.
+        """
+        comp = self._components()
+        self._comp = comp
+        self._critical = None
+        roots = set(comp)
+        if len(roots) <= 1 and not tiles_left:
+            return True
+        if len(roots) == 0:
+            return True
+        by_root: dict[int, list[int]] = {}
+        for line, root in enumerate(comp):
+            by_root.setdefault(root, []).append(line)
+        for lines in by_root.values():
+            ways_out = self._ways_out(lines, snap)
+            if not ways_out:
+                return False
+            if len(ways_out) == 1 and self._critical is None:
+                self._critical = ways_out[0]
+        return True
+
+    def _ways_out(self, lines: list[int], snap) -> list[tuple[int, int]]:
+        """Up to two free slots (copy, its line) of this group of lines that are still alive."""
+        dead = self.dead
+        found = []
+        for line in lines:
+            for i in self.line_members[line]:
+                s = self.slot[i]
+                if (s[0] < 0 or s[1] < 0) and i not in dead:
+                    if self._slot_alive(i, line, snap):
+                        found.append((i, line))
+                        if len(found) == 2:
+                            return found
+                    else:
+                        # Tiles only get used up further down this branch: it stays dead.
+                        dead.add(i)
+                        self.dead_log.append(i)
+        return found
+
+    def _slot_alive(self, i: int, line: int, snap) -> bool:
+        """Could copy i, now only in `line`, still get a crossing line that joins its group of
+        lines to a tile outside it? (An over-estimate: sound to prune on.)
+
+        Such a line holds min_line - 1 other copies, at least one from outside
+        the group (uncovered, or in another group); in the full search the
+        rest may be copies of the group itself (closing a ring), in the tree
+        search not. Copies already crossed must come from distinct lines.
+        """
+        x = self.cell[i]
+        if x < 0:
+            # A wild: try each tile it may stand for in its line.
+            here = GROUP_CELLS[self.line_group[line]]
+            return any(self._cell_alive(y, 0, line, snap) for y in here if y not in self.line_cells[line])
+        return self._cell_alive(x, 1 if snap[0][x] >= 0 else 0, line, snap)
+
+    def _cell_alive(self, x: int, new_here: int, line: int, snap) -> bool:
+        """_slot_alive for a copy standing for cell x; `new_here` is 1 if x has an uncovered copy."""
+        first_new, free_lines, wilds_new, wild_lines, group_new = snap
+        comp = self._comp
+        here = comp[line]
+        rings = not self.trees_only
+        wilds_out = wilds_new + sum(1 for other in wild_lines if comp[other] != here)
+        wilds_in = sum(1 for other in wild_lines if other != line and comp[other] == here) if rings else 0
+        need = self.min_line - 1
+        for g in groups_of(x):
+            if group_new[g] - new_here >= 1 and group_new[g] - new_here + wilds_out + wilds_in >= need:
+                return True  # enough uncovered tiles of that colour or design
+        for g in groups_of(x):
+            out_cells = 0  # cells with an uncovered copy
+            cross_out = 0  # cells with a copy in another group of lines
+            lines_out: set[int] = set()
+            cross_in = 0  # cells with only copies in this group of lines
+            lines_in: set[int] = set()
+            for y in GROUP_CELLS[g]:
+                if y == x:
+                    continue
+                if first_new[y] >= 0:
+                    out_cells += 1
+                    continue
+                outside = [other for other in free_lines[y] if comp[other] != here]
+                if outside:
+                    cross_out += 1
+                    lines_out.update(outside)
+                elif rings:
+                    # Two crossings with one line are impossible: not with `line` itself.
+                    inside = [other for other in free_lines[y] if other != line]
+                    if inside:
+                        cross_in += 1
+                        lines_in.update(inside)
+            reach_out = out_cells + min(cross_out, len(lines_out)) + wilds_out
+            if reach_out >= 1 and reach_out + min(cross_in, len(lines_in)) + wilds_in >= need:
+                return True
+        return False
+
+    # -- branching -----------------------------------------------------------
+
+    def _cover_copy(self, q: int, x: int, masks: list[int], wilds_free: int) -> bool:
+        """Branch over every line that can hold the uncovered copy q of cell x.
+
+        Lines are ordered by a key (group, cells, jokers). A finished structure
+        can be reached along several paths: the copy covered now may lie in
+        two lines, and copies of one tile are interchangeable. Taking, each
+        time, the line of smallest key among those that could hold the copy
+        keeps exactly one path: so this line's key may not be below the key
+        of the line that last covered a copy of this tile, and a later line
+        through q as a crossing may not have a smaller key than this one.
+        """
+        floor = self.floor.get(x)
+        options = []
+        for g in groups_of(x):
+            mask = masks[g]
+            others = [y for p, y in enumerate(GROUP_CELLS[g]) if y != x and mask >> p & 1]
+            for k in range(min(len(others), MAX_LINE - 1), -1, -1):
+                for sub in itertools.combinations(others, k):
+                    cells = tuple(sorted((x,) + sub))
+                    for jokers in range(0, min(wilds_free, MAX_LINE - 1 - k) + 1):
+                        if self.min_line <= 1 + k + jokers:
+                            key = (g, cells, jokers)
+                            if floor is None or key >= floor:
+                                options.append((g, cells, sub, jokers, key))
+        # Lines without wilds first: wilds are scarce and fit anywhere later.
+        if self.rng is not None:
+            self.rng.shuffle(options)
+        options.sort(key=lambda o: o[3])  # a stable sort: the order above among equals
+        for g, cells, sub, jokers, key in options:
+            if self._try_line(q, x, g, cells, sub, jokers, key):
+                return True
+        return False
+
+    def _cover_wild(self, q: int, masks: list[int], wilds_free: int) -> bool:
+        """Branch over every line for an uncovered wild once all concrete copies are placed."""
+        floor = self.floor.get(-1)
+        for g in range(12):
+            mask = masks[g]
+            others = [y for p, y in enumerate(GROUP_CELLS[g]) if mask >> p & 1]
+            for k in range(min(len(others), MAX_LINE - 1), -1, -1):
+                for sub in itertools.combinations(others, k):
+                    for jokers in range(0, min(wilds_free - 1, MAX_LINE - 1 - k) + 1):
+                        if self.min_line <= 1 + k + jokers:
+                            key = (g, sub, jokers + 1)
+                            if floor is not None and key < floor:
+                                continue
+                            if self._try_line(q, -1, g, sub, sub, jokers, key):
+                                return True
+        return False
+
+    def _cover_slot(self, i: int, line: int, masks: list[int], wilds_free: int) -> bool:
+        """Branch over every line through the free slot of copy i (in `line`) that leads out of
+        its group of lines: the group's only way out, so some such line is in every
+        finished structure, and it is the one line through that slot."""
+        x = self.cell[i]
+        here = self._comp[line]
+        wild = x < 0
+        if wild:
+            g1 = self.line_group[line]
+            groups = [g for g in range(12) if (g < 6) != (g1 < 6) or g == g1]
+            spare = wilds_free - 1  # other wilds besides i
+        else:
+            groups = list(groups_of(x))
+            spare = wilds_free
+        for g in groups:
+            mask = masks[g]
+            others = [y for p, y in enumerate(GROUP_CELLS[g]) if y != x and mask >> p & 1]
+            for k in range(min(len(others), MAX_LINE - 1), -1, -1):
+                for sub in itertools.combinations(others, k):
+                    cells = sub if wild else tuple(sorted((x,) + sub))
+                    for jokers in range(0, min(spare, MAX_LINE - 1 - k) + 1):
+                        if self.min_line <= 1 + k + jokers:
+                            state = _LineChoice(g, frozenset(cells), [], {}, set(), None)
+                            state.key = (g, cells, jokers + (1 if wild else 0))
+                            state.leaves = here
+                            if wild and not self._wild_fits(line, state):
+                                continue
+                            if self.first_key[i] is not None and state.key < self.first_key[i]:
+                                continue
+                            if self._cross(state, i) is None:
+                                continue
+                            state.crossed.add(line)
+                            state.members.append(i)
+                            if self._fill(state, sub, 0, jokers):
+                                return True
+        return False
+
+    def _connect(self, snap) -> bool:
+        """Every copy is placed but the lines form several groups: branch over joining lines.
+
+        A joining line holds only copies already placed (each gains its second
+        line). In any finished structure, the lines missing here cross only
+        lines already placed, so one of them crosses the group of line 0 and
+        another group: trying just those keeps the search exhaustive.
+        """
+        first_new, free_lines, wilds_new, wild_lines, _ = snap
+        comp = self._comp
+        root = comp[0]
+        comps_of = [{comp[line] for line in free_lines[y]} for y in range(36)]
+        wild_comps = {comp[line] for line in wild_lines}
+        # First a cheap test: the groups joined by the lines each colour or
+        # design could still make (ignoring which copies they take) must
+        # join everything.
+        parent = {root: root for root in set(comp)}
+
+        def find(a: int) -> int:
+            while parent[a] != a:
+                a = parent[a]
+            return a
+
+        for g in range(12):
+            cells = [y for y in GROUP_CELLS[g] if free_lines[y]]
+            if len(cells) + len(wild_lines) < self.min_line:
+                continue
+            reach = set().union(*(comps_of[y] for y in cells)) | wild_comps
+            first = find(next(iter(reach)))
+            for other in reach:
+                other = find(other)
+                if other != first:
+                    parent[other] = first
+        if len({find(a) for a in parent}) > 1:
+            return False
+        for g in range(12):
+            cells = [y for y in GROUP_CELLS[g] if free_lines[y]]
+            for k in range(min(len(cells), MAX_LINE), -1, -1):
+                for sub in itertools.combinations(cells, k):
+                    reach = set().union(*(comps_of[y] for y in sub)) if sub else set()
+                    for jokers in range(0, min(len(wild_lines), MAX_LINE - k) + 1):
+                        if jokers == 1:
+                            reach = reach | wild_comps
+                        # It must be able to join the group of line 0 to another group.
+                        if k + jokers >= max(self.min_line, 2) and root in reach and len(reach) > 1:
+                            state = _LineChoice(g, frozenset(sub), [], {}, set(), None)
+                            state.joining = True
+                            state.key = (g, sub, jokers)
+                            if self._fill(state, sub, 0, jokers):
+                                return True
+        return False
+
+    def _try_line(
+        self, q: int, x: int, g: int, cells: tuple[int, ...], todo: tuple[int, ...], jokers: int, key: tuple
+    ) -> bool:
+        """Choose copies for a new line of group g covering q (of cell x, -1 for a wild).
+
+        The line holds q, one copy of each cell in `todo`, and `jokers` more wilds.
+        """
+        state = _LineChoice(g, frozenset(cells), [q], {}, set(), None)
+        state.key = key
+        state.target = q
+        state.target_cell = x
+        return self._fill(state, todo, 0, jokers)
+
+    def _cross(self, state: "_LineChoice", i: int) -> int | None:
+        """Take copy i (in exactly one line) as a crossing of the new line; its line, or None if impossible."""
+        s = self.slot[i]
+        line = s[0] if s[0] >= 0 else s[1]
+        if line in state.crossed:
+            return None
+        free = 1 if s[0] >= 0 else 0  # the slot the new line would use, before any transposing
+        comp = self._comp[line]
+        if state.orient is None:
+            state.orient = free
+            state.flips[comp] = False
+        elif comp in state.flips:
+            if self.trees_only:
+                self.rings_cut = True
+                return None
+            if free ^ state.flips[comp] != state.orient:
+                return None
+        else:
+            state.flips[comp] = free != state.orient
+        return line
+
+    def _fill(self, state: "_LineChoice", todo: tuple[int, ...], k: int, jokers: int) -> bool:
+        if k == len(todo):
+            return self._fill_jokers(state, jokers, -1)
+        y = todo[k]
+        first_new = -1
+        crossings = []
+        for i in self.copies_of[y]:
+            s = self.slot[i]
+            if s[0] < 0 and s[1] < 0:
+                if first_new < 0:
+                    first_new = i
+            elif s[0] < 0 or s[1] < 0:
+                crossings.append(i)
+        if first_new >= 0 and not state.joining:
+            state.members.append(first_new)
+            if self._fill(state, todo, k + 1, jokers):
+                return True
+            state.members.pop()
+        key = state.key
+        first_key = self.first_key
+        for i in crossings:
+            if first_key[i] is not None and key < first_key[i]:
+                continue
+            saved = (state.orient, dict(state.flips))
+            line = self._cross(state, i)
+            if line is not None:
+                state.crossed.add(line)
+                state.members.append(i)
+                if self._fill(state, todo, k + 1, jokers):
+                    return True
+                state.members.pop()
+                state.crossed.discard(line)
+            state.orient, state.flips = saved
+        return False
+
+    def _fill_jokers(self, state: "_LineChoice", jokers: int, after: int) -> bool:
+        """Jokers: crossing wilds in increasing order, then the first uncovered wilds."""
+        if jokers == 0:
+            return self._commit(state)
+        new_wilds = [i for i in self.wilds if self._uncovered(i) and i not in state.members]
+        if len(new_wilds) >= jokers and not state.joining:
+            state.members.extend(new_wilds[:jokers])
+            if self._commit(state):
+                return True
+            del state.members[-jokers:]
+        for i in self.wilds:
+            if i <= after or i in state.members:
+                continue
+            s = self.slot[i]
+            if not ((s[0] < 0) ^ (s[1] < 0)):
+                continue
+            line = s[0] if s[0] >= 0 else s[1]
+            if not self._wild_fits(line, state):
+                continue
+            if self.first_key[i] is not None and state.key < self.first_key[i]:
+                continue
+            saved = (state.orient, dict(state.flips))
+            if self._cross(state, i) is not None:
+                state.crossed.add(line)
+                state.members.append(i)
+                if self._fill_jokers(state, jokers - 1, i):
+                    return True
+                state.members.pop()
+                state.crossed.discard(line)
+            state.orient, state.flips = saved
+        return False
+
+    def _wild_fits(self, line: int, state: "_LineChoice") -> bool:
+        """Can one concrete tile stand for a wild in `line` and in the new line?"""
+        g1, g2 = self.line_group[line], state.group
+        if (g1 < 6) == (g2 < 6):
+            return g1 == g2  # two colour lines: the same colour (so with designs free)
+        colour, design = (g1, g2) if g1 < 6 else (g2, g1)
+        x = (design - 6) * 6 + colour
+        return x not in self.line_cells[line] and x not in state.cells
+
+    def _commit(self, state: "_LineChoice") -> bool:
+        """Place the chosen line, search on, and take it back."""
+        if state.joining:
+            root = self._comp[0]
+            if len(state.flips) < 2 or root not in state.flips:
+                return False
+        if state.leaves is not None:
+            # It must lead out of its group: a new copy, or a crossing with another group.
+            if len(state.flips) < 2 and all(self.slot[m][0] >= 0 or self.slot[m][1] >= 0 for m in state.members):
+                return False
+        orient = 0 if state.orient is None else state.orient
+        flipped = {root for root, flip in state.flips.items() if flip}
+        if flipped:
+            self._transpose(flipped)
+        line = len(self.line_orient)
+        self.line_orient.append(orient)
+        self.line_group.append(state.group)
+        self.line_cells.append(state.cells)
+        self.line_members.append(list(state.members))
+        for i in state.members:
+            self.slot[i][orient] = line
+        target = state.target
+        if target >= 0:
+            saved_floor = self.floor.get(state.target_cell)
+            self.floor[state.target_cell] = state.key
+            self.first_key[target] = state.key
+        saved_comp = self._comp
+        dead_mark = len(self.dead_log)
+        ok = (not state.crossed or self._still_drawable(line)) and self._node()
+        self._comp = saved_comp
+        while len(self.dead_log) > dead_mark:
+            self.dead.discard(self.dead_log.pop())
+        if target >= 0:
+            self.first_key[target] = None
+            if saved_floor is None:
+                del self.floor[state.target_cell]
+            else:
+                self.floor[state.target_cell] = saved_floor
+        for i in state.members:
+            self.slot[i][orient] = -1
+        self.line_orient.pop()
+        self.line_group.pop()
+        self.line_cells.pop()
+        self.line_members.pop()
+        if flipped:
+            self._transpose(flipped)
+        return ok
+
+    def _still_drawable(self, line: int) -> bool:
+        """False if the group of lines the new line joined can no longer be drawn on a grid.
+
+        Lines added later only add constraints (a drawing of a structure,
+        with the tiles of some lines removed, draws what is left), so an
+        undrawable group can be pruned even in the proof search.
+        """
+        if self.drawable is None:
+            return True
+        comp = self._components()
+        root = comp[line]
+        return self.drawable(self, [other for other, r in enumerate(comp) if r == root])
+
+    def _transpose(self, roots: set[int]) -> None:
+        """Swap rows and columns in the groups of lines with these component roots."""
+        lines = {line for line, root in enumerate(self._comp) if root in roots}
+        for line in lines:
+            self.line_orient[line] ^= 1
+        for s in self.slot:
+            if s[0] in lines or s[1] in lines:
+                s[0], s[1] = s[1], s[0]
+
+
+class _LineChoice:
+    """The line being built: its group, concrete cells, chosen copies, and how it crosses."""
+
+    __slots__ = (
+        "group", "cells", "members", "flips", "crossed", "orient", "joining", "key", "target", "target_cell", "leaves"
+    )
+
+    def __init__(self, group, cells, members, flips, crossed, orient):
+        self.group = group
+        self.cells = cells
+        self.members = members
+        self.flips = flips  # component root -> transpose that group of lines?
+        self.crossed = crossed  # lines this one already crosses (at most once each)
+        self.orient = orient
+        self.joining = False  # a line of copies already placed, joining groups of lines
+        self.key: tuple = ()  # (group, sorted cells, jokers): orders lines for symmetry breaking
+        self.target = -1  # the uncovered copy this line was made to cover (-1: a joining line)
+        self.leaves: int | None = None  # the group of lines it must lead out of (see _cover_slot)
+        self.target_cell = -1

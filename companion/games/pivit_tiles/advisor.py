@@ -1,0 +1,717 @@
+"""The Pivit trade advisor: can this hand be arranged, and if not, which tile to trade?
+
+The rulebook lets a player "trade in up to two tiles" a round: the tile goes
+face down back into the mix and a new one is drawn. For a hand this module
+says whether it can be arranged into a correct grid (with an arrangement), and
+if not ranks every distinct tile of the hand as the tile to trade now, with:
+
+- `p_one`: the exact probability that the hand is playable after this one
+  trade. The draw is enumerated over the distinct tiles of the pile, each
+  weighted by how many copies of it the pile holds; the pile is the unseen
+  tiles plus the tile just returned (drawn straight back, it leaves the same
+  hand).
+- `p_two`: the probability that the hand is playable within the trades left
+  (at most two), the second trade being chosen after seeing the first draw.
+  Exact (the best second trade, every second trade and draw enumerated) when
+  that enumeration is small; otherwise a seeded estimate with its standard
+  error, for the policy described in `_SecondTrade`.
+
+The unseen pile defaults to the tile set's 114 tiles minus the hand. From the
+player's seat every tile they have not seen is equally likely to be the one
+they draw, whether it lies in the centre or in another player's hand, so the
+draw is uniform over the unseen tiles. Tiles known to be elsewhere (say, in
+other players' grids) are left out by listing the unseen tiles explicitly.
+
+Playability comes from `solver.solve`, used as a black box, with three sound
+shortcuts that save most of its calls: a hand with a tile that no line can
+hold is impossible; a hand one tile away from a hand already arranged is
+repaired from that grid when the repair passes the full check; and the wild
+dominates: any grid for `hand - t + d` is a grid for `hand - t + **` with the
+wild standing for d, so when the latter is impossible every draw after trading
+t is impossible too. A solver timeout is "unknown": it is counted and treated
+as not playable, so every probability is a lower bound. Every verdict is
+cached on the hand's tile multiset.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from companion.games.pivit_tiles.check import check_grid, line_fault
+from companion.games.pivit_tiles.grid import Grid
+from companion.games.pivit_tiles.solver import solve
+from companion.games.pivit_tiles.tiles import (
+    COPIES,
+    DESIGNS,
+    WILD,
+    WILDS,
+    TileSet,
+    get_tileset,
+    parse_tile,
+    tile_name,
+)
+
+# Trades the advisor looks ahead: the rulebook's two trade tokens.
+MAX_TRADES = 2
+# Seconds the solver may spend on one hand before it counts as "unknown".
+DEFAULT_TIMEOUT = 2.0
+# Samples per candidate tile for an estimated p_two (spread over the first draws).
+DEFAULT_SAMPLES = 64
+# Largest number of second-trade hands enumerated for an exact p_two.
+EXACT_TWO_LIMIT = 4000
+
+# A hand (or a pile) in memory is a tuple of 37 counts: index design*6+colour
+# for the 36 distinct tiles, then the wilds. It is its own memo key: the
+# sorted multiset of the hand.
+W = 36
+SLOTS = 37
+
+
+class AdviceError(ValueError):
+    """A hand or an unseen pile that cannot happen with the tile set; the message is for the player."""
+
+
+@dataclass(frozen=True)
+class TradeAdvice:
+    """One tile to trade now and how likely it is to make the hand playable.
+
+    `p_two_stderr` is None when `p_two` is exact, else the standard error of
+    the estimate.
+    """
+
+    trade: str
+    p_one: float
+    p_two: float
+    p_two_stderr: float | None = None
+
+    def to_json(self) -> dict:
+        out = {"trade": self.trade, "p_one": self.p_one, "p_two": self.p_two}
+        if self.p_two_stderr is not None:
+            out["p_two_stderr"] = self.p_two_stderr
+        return out
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What the advisor found for one hand.
+
+    `grid` is an arrangement when the hand is playable. `advice` is empty for
+    a playable hand or when no trades are left, else every distinct tile of
+    the hand, best first. `unknown` counts the hands met whose solve timed
+    out (each treated as not playable). `hands` counts the distinct hands
+    judged, `solver_calls` those the solver had to decide.
+    """
+
+    playable: bool
+    grid: Grid | None
+    advice: list[TradeAdvice]
+    trades: int
+    p_two_exact: bool
+    unknown: int
+    hands: int
+    solver_calls: int
+    elapsed_ms: float
+    root_unknown: bool = False
+
+
+def unseen_pile(hand: list[str], tileset: str | TileSet = "classic", unseen: list[str] | None = None) -> Counter:
+    """The tiles that may be drawn: the tile set minus the hand, or `unseen` when given.
+
+    `unseen` lists the tiles the player has not seen (not counting the
+    hand): the tile set minus the hand minus the tiles known to be elsewhere.
+    Raises AdviceError when the hand, or the hand and `unseen` together, hold
+    more copies of a tile than a box has; TileError for a tile not in the set.
+    """
+    ts = get_tileset(tileset)
+    held = Counter(parse_tile(t, ts) for t in hand)
+    for tile, n in sorted(held.items()):
+        if n > ts.max_copies(tile):
+            raise AdviceError(
+                f"the hand holds {n} copies of {tile} ({tile_name(tile)}); a box has only {ts.max_copies(tile)}"
+            )
+    box = Counter(ts.full_set())
+    if unseen is None:
+        box.subtract(held)
+        return +box
+    listed = Counter(parse_tile(t, ts) for t in unseen)
+    for tile, n in sorted(listed.items()):
+        if n + held[tile] > box[tile]:
+            raise AdviceError(
+                f"{n} unseen {tile} ({tile_name(tile)}) and {held[tile]} in the hand: "
+                f"a box has only {box[tile]}"
+            )
+    return listed
+
+
+def advise(
+    hand: list[str],
+    tileset: str | TileSet = "classic",
+    young: bool = False,
+    trades: int = MAX_TRADES,
+    unseen: list[str] | None = None,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+    exact_limit: int = EXACT_TWO_LIMIT,
+) -> Advice:
+    """Whether `hand` can be arranged, and if not, every tile to trade ranked best first.
+
+    `trades` is the trade tokens left (0, 1 or 2): with 1, p_two equals p_one.
+    `unseen` is as for `unseen_pile`. `timeout` is the solver's limit per hand
+    in seconds (None: no limit). `samples` and `seed` drive the p_two estimate, used when an
+    exact p_two would enumerate more than `exact_limit` hands. Ranking: p_two
+    (the chance within the trades left) to the whole percent, then p_one,
+    then the tile's notation.
+    Deterministic for a given seed. Raises AdviceError for an empty hand, a
+    hand or pile a box cannot hold, or trades outside 0..2; TileError for a
+    tile not in the tile set.
+    """
+    started = time.perf_counter()
+    ts = get_tileset(tileset)
+    if not hand:
+        raise AdviceError("the hand has no tiles")
+    if not 0 <= trades <= MAX_TRADES:
+        raise AdviceError(f"the advisor looks at 0, 1 or 2 trades, not {trades}")
+    pile = unseen_pile(hand, ts, unseen)
+    judge = _Judge(ts, young, timeout)
+    root = _key(hand, ts)
+    root_playable = judge.playable(root)
+    advice: list[TradeAdvice] = []
+    exact = True
+    if not root_playable and trades > 0:
+        work = _Advisor(judge, root, _key(list(pile.elements()), ts), ts)
+        p_one = work.one_trade_all()
+        if trades == 1:
+            p_two = {t: (p, None) for t, p in p_one.items()}
+        else:
+            cost = work.exact_two_cost()
+            exact = cost <= exact_limit
+            if exact:
+                p_two = {t: (work.exact_two(t), None) for t in p_one}
+            else:
+                second = _SecondTrade(work, samples, seed)
+                p_two = {t: second.estimate(t) for t in p_one}
+        for t, p in p_one.items():
+            value, se = p_two[t]
+            advice.append(TradeAdvice(_tile_of(t, ts), p, value, se))
+        order = {tile: i for i, tile in enumerate(ts.tiles() + [WILD])}
+        # p_two to the whole percent: finer differences are below what an
+        # estimate resolves, and then the better chance now (which may save a
+        # trade token, worth a point) should decide.
+        advice.sort(key=lambda a: (-round(a.p_two * 100), -a.p_one, order[a.trade]))
+    return Advice(
+        playable=root_playable,
+        grid=judge.grids.get(root),
+        advice=advice,
+        trades=trades,
+        p_two_exact=exact,
+        unknown=len(judge.unknown),
+        hands=len(judge.verdicts),
+        solver_calls=judge.solver_calls,
+        elapsed_ms=(time.perf_counter() - started) * 1000.0,
+        root_unknown=root in judge.unknown,
+    )
+
+
+# -- hands as count vectors ---------------------------------------------------
+
+
+def _index(tile: str, ts: TileSet) -> int:
+    return W if tile == WILD else DESIGNS.index(tile[0]) * 6 + ts.colours.index(tile[1])
+
+
+def _tile_of(i: int, ts: TileSet) -> str:
+    return WILD if i == W else DESIGNS[i // 6] + ts.colours[i % 6]
+
+
+def _key(tiles: list[str], ts: TileSet) -> tuple[int, ...]:
+    counts = [0] * SLOTS
+    for t in tiles:
+        counts[_index(parse_tile(t, ts), ts)] += 1
+    return tuple(counts)
+
+
+def _swap(key: tuple[int, ...], out: int, into: int) -> tuple[int, ...]:
+    """The hand `key` with one `out` traded for one `into`."""
+    k = list(key)
+    k[out] -= 1
+    k[into] += 1
+    return tuple(k)
+
+
+def _less(key: tuple[int, ...], tile: int) -> tuple[int, ...]:
+    """The hand `key` without one `tile`."""
+    k = list(key)
+    k[tile] -= 1
+    return tuple(k)
+
+
+def _tiles(key: tuple[int, ...], ts: TileSet) -> list[str]:
+    return [_tile_of(i, ts) for i, n in enumerate(key) for _ in range(n)]
+
+
+# Colour and design partners of each distinct tile, for the lonely-tile test.
+_COLOUR_MATES = [tuple(d * 6 + x % 6 for d in range(6)) for x in range(36)]
+_DESIGN_MATES = [tuple((x // 6) * 6 + c for c in range(6)) for x in range(36)]
+
+
+def _has_lonely_tile(key: tuple[int, ...], min_line: int) -> bool:
+    """True if some tile fits no line even with every wild: too few distinct partners.
+
+    A line is distinct tiles of one colour or one design, so a tile needs
+    min_line - 1 other distinct tiles (or wilds) of its colour or its design.
+    """
+    need = min_line - key[W]
+    if need <= 1:
+        return False
+    for x in range(36):
+        if key[x]:
+            if sum(1 for y in _COLOUR_MATES[x] if key[y]) < need and sum(1 for y in _DESIGN_MATES[x] if key[y]) < need:
+                return True
+    return False
+
+
+def _lonely_free_draws(base: tuple[int, ...], pile: list[int], skip: int, min_line: int) -> list[tuple[int, int]]:
+    """(draw, copies) for the draws d in `pile` (d != skip) for which base + d passes the lonely-tile test.
+
+    These include every playable draw, found without a solver call: the
+    counts of distinct tiles per colour and per design are taken once for
+    `base`, and a draw only changes the counts of its own colour and design.
+    """
+    drawn = [(d, n) for d, n in enumerate(pile) if n and d != skip]
+    if sum(base) == 0:
+        return drawn
+    wilds = base[W]
+    colours = [0] * 6
+    designs = [0] * 6
+    for x in range(36):
+        if base[x]:
+            colours[x % 6] += 1
+            designs[x // 6] += 1
+    short = [x for x in range(36) if base[x] and max(colours[x % 6], designs[x // 6]) + wilds < min_line]
+    out = []
+    for d, n in drawn:
+        if d == W:
+            fits = all(max(colours[x % 6], designs[x // 6]) + wilds + 1 >= min_line for x in short)
+        elif base[d]:
+            fits = not short
+        else:
+            c, g = d % 6, d // 6
+            fits = max(colours[c], designs[g]) + 1 + wilds >= min_line and all(
+                max(colours[x % 6] + (x % 6 == c), designs[x // 6] + (x // 6 == g)) + wilds >= min_line
+                for x in short
+            )
+        if fits:
+            out.append((d, n))
+    return out
+
+
+# -- judging hands --------------------------------------------------------------
+
+
+_UNJUDGED = object()
+
+
+class _Judge:
+    """Decides whether hands are playable, caching every verdict and every grid found.
+
+    A verdict is True (arranged), False (proved impossible) or None (the
+    solver timed out: counted in `unknown`, treated as not playable).
+    """
+
+    def __init__(self, ts: TileSet, young: bool, timeout: float | None) -> None:
+        self.ts = ts
+        self.young = young
+        self.min_line = 2 if young else 3
+        self.timeout = timeout
+        self.verdicts: dict[tuple[int, ...], bool | None] = {}
+        self.grids: dict[tuple[int, ...], Grid] = {}
+        # (hand minus one tile a) -> [(hand, a)] for every arranged hand: the
+        # arranged hands one swap away from a hand being judged.
+        self.near: dict[tuple[int, ...], list[tuple[tuple[int, ...], int]]] = {}
+        self.unknown: set[tuple[int, ...]] = set()
+        self.solver_calls = 0
+
+    def playable(self, key: tuple[int, ...]) -> bool:
+        verdict = self.verdicts.get(key, _UNJUDGED)
+        if verdict is _UNJUDGED:
+            verdict = self._decide(key)
+            self.verdicts[key] = verdict
+        return bool(verdict)
+
+    def known_impossible(self, key: tuple[int, ...]) -> bool:
+        """True only when the hand is proved impossible (not for a timeout)."""
+        self.playable(key)
+        return self.verdicts[key] is False
+
+    def _decide(self, key: tuple[int, ...]) -> bool | None:
+        if key[W] > WILDS or any(n > COPIES for n in key[:W]):
+            return False
+        if sum(key) > 1 and _has_lonely_tile(key, self.min_line):
+            return False
+        grid = self._swap_into_known_grid(key)
+        if grid is None:
+            self.solver_calls += 1
+            result = solve(_tiles(key, self.ts), self.ts, self.young, self.timeout)
+            if result.status == "timeout":
+                self.unknown.add(key)
+                return None
+            if result.status == "impossible":
+                return False
+            grid = result.grid
+        self._remember(key, grid)
+        return True
+
+    def _remember(self, key: tuple[int, ...], grid: Grid) -> None:
+        self.grids[key] = grid
+        for a in range(SLOTS):
+            if key[a]:
+                k = list(key)
+                k[a] -= 1
+                self.near.setdefault(tuple(k), []).append((key, a))
+
+    def _swap_into_known_grid(self, key: tuple[int, ...]) -> Grid | None:
+        """A grid for `key` repaired from a known grid of a hand one tile away, or None.
+
+        The known hand holds some tile a where `key` holds b. First b takes
+        a's cell; failing that, a's cell is emptied and b tries every empty
+        cell next to the grid. Only the row and column through a changed cell
+        can go wrong, so those are tested first; a grid that passes is
+        confirmed by the full check.
+        """
+        for b in range(SLOTS):
+            if not key[b]:
+                continue
+            k = list(key)
+            k[b] -= 1
+            new = _tile_of(b, self.ts)
+            for known, a in self.near.get(tuple(k), ()):
+                grid = self.grids[known]
+                old = _tile_of(a, self.ts)
+                cells = [cell for cell, tile in grid.items() if tile == old]
+                for cell in cells:
+                    repaired = self._swap_in_place(grid, cell, new)
+                    if repaired is not None:
+                        return repaired
+                for cell in cells:
+                    repaired = self._move(grid, cell, new)
+                    if repaired is not None:
+                        return repaired
+        return None
+
+    def _confirmed(self, grid: Grid) -> Grid | None:
+        return grid if check_grid(grid, self.ts, self.young, tiles=len(grid)).valid else None
+
+    def _swap_in_place(self, grid: Grid, cell: tuple[int, int], new: str) -> Grid | None:
+        swapped = dict(grid)
+        swapped[cell] = new
+        if new == WILD:
+            # A wild can stand for the tile it replaces: every line stays correct.
+            return swapped
+        for line in _lines_through(swapped, cell):
+            if line_fault(line) is not None:
+                return None
+        return self._confirmed(swapped)
+
+    def _move(self, grid: Grid, cell: tuple[int, int], new: str) -> Grid | None:
+        """`grid` without the tile at `cell` and with `new` on some empty cell beside it, or None."""
+        rest = dict(grid)
+        del rest[cell]
+        r, c = cell
+        # What is left of the row and column through the emptied cell: a part
+        # of two tiles becomes a short line; longer parts stay correct lines.
+        for dr, dc in ((0, 1), (1, 0)):
+            for sign in (1, -1):
+                n = 0
+                while (r + sign * dr * (n + 1), c + sign * dc * (n + 1)) in rest:
+                    n += 1
+                if 2 <= n < self.min_line:
+                    return None
+        if not _connected(rest):
+            return None
+        frontier = sorted(
+            {
+                (y + dy, x + dx)
+                for (y, x) in rest
+                for dy, dx in ((0, 1), (1, 0), (0, -1), (-1, 0))
+                if (y + dy, x + dx) not in rest and (y + dy, x + dx) != cell
+            }
+        )
+        for spot in frontier:
+            moved = dict(rest)
+            moved[spot] = new
+            lines = _lines_through(moved, spot)
+            if all(len(line) >= self.min_line and line_fault(line) is None for line in lines):
+                confirmed = self._confirmed(moved)
+                if confirmed is not None:
+                    return confirmed
+        return None
+
+
+def _connected(grid: Grid) -> bool:
+    """True if the tiles form one orthogonally connected group."""
+    if not grid:
+        return True
+    start = next(iter(grid))
+    seen = {start}
+    stack = [start]
+    while stack:
+        r, c = stack.pop()
+        for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if nb in grid and nb not in seen:
+                seen.add(nb)
+                stack.append(nb)
+    return len(seen) == len(grid)
+
+
+def _lines_through(grid: Grid, cell: tuple[int, int]) -> list[list[str]]:
+    """The tiles of the row run and the column run through `cell` that are lines (2+ tiles)."""
+    r, c = cell
+    out = []
+    for dr, dc in ((0, 1), (1, 0)):
+        run = [grid[cell]]
+        k = 1
+        while (r - dr * k, c - dc * k) in grid:
+            run.append(grid[r - dr * k, c - dc * k])
+            k += 1
+        k = 1
+        while (r + dr * k, c + dc * k) in grid:
+            run.append(grid[r + dr * k, c + dc * k])
+            k += 1
+        if len(run) >= 2:
+            out.append(run)
+    return out
+
+
+# -- the probabilities ----------------------------------------------------------
+
+
+@dataclass
+class _Advisor:
+    """Trade probabilities around one unplayable hand `root` with unseen pile `unseen`."""
+
+    judge: _Judge
+    root: tuple[int, ...]
+    unseen: tuple[int, ...]
+    ts: TileSet
+    one: dict[tuple[tuple[int, ...], int], float] = field(default_factory=dict)
+
+    def pile(self, hand: tuple[int, ...], trade: int) -> list[int]:
+        """The pile a trade of `trade` from `hand` draws from: unseen tiles plus the returned tile.
+
+        Whatever left the root hand went back to the pile, whatever came in
+        left it: pile = unseen + root - hand + trade.
+        """
+        return [
+            self.unseen[i] + self.root[i] - hand[i] + (1 if i == trade else 0) for i in range(SLOTS)
+        ]
+
+    def p_one(self, hand: tuple[int, ...], trade: int) -> float:
+        """The exact probability that `hand` is playable after trading `trade` (cached)."""
+        memo = self.one.get((hand, trade))
+        if memo is not None:
+            return memo
+        pile = self.pile(hand, trade)
+        total = sum(pile)
+        good = 0
+        if not self._dominated_out(hand, trade):
+            for d in range(SLOTS):
+                if pile[d] and d != trade and self.judge.playable(_swap(hand, trade, d)):
+                    good += pile[d]
+        p = good / total
+        self.one[hand, trade] = p
+        return p
+
+    def _dominated_out(self, hand: tuple[int, ...], trade: int) -> bool:
+        """True when trading for a wild is proved impossible, so every draw is."""
+        if trade != W and hand[W] >= WILDS:
+            return False  # a seventh wild is not a real hand: no shortcut
+        return self.judge.known_impossible(_swap(hand, trade, W))
+
+    def candidates(self, hand: tuple[int, ...]) -> list[int]:
+        return [i for i in range(SLOTS) if hand[i]]
+
+    def one_trade_all(self) -> dict[int, float]:
+        return {t: self.p_one(self.root, t) for t in self.candidates(self.root)}
+
+    def first_draws(self, t1: int) -> list[tuple[int, int]]:
+        """(draw, copies in the pile) for trading t1 from the root."""
+        pile = self.pile(self.root, t1)
+        return [(d, n) for d, n in enumerate(pile) if n]
+
+    def best_one(self) -> float:
+        return max(self.p_one(self.root, t) for t in self.candidates(self.root))
+
+    def after_one(self, t1: int, d1: int) -> bool:
+        """playable(root - t1 + d1), using the wild's proof when it covers every draw."""
+        if d1 == t1 or self._dominated_out(self.root, t1):
+            return False
+        return self.judge.playable(_swap(self.root, t1, d1))
+
+    def exact_two_cost(self) -> int:
+        """Second-trade hands an exact p_two would judge at most: first draws x second trades x second draws."""
+        cost = 0
+        for t1 in self.candidates(self.root):
+            draws = len(self.first_draws(t1))
+            cost += draws * len(self.candidates(self.root)) * (draws + 1)
+        return cost
+
+    def exact_two(self, t1: int) -> float:
+        """The exact probability of a playable hand within two trades, the second chosen best."""
+        draws = self.first_draws(t1)
+        total = sum(n for _, n in draws)
+        value = 0.0
+        for d1, n in draws:
+            h1 = _swap(self.root, t1, d1)
+            if d1 == t1:
+                v = self.best_one()
+            elif self.after_one(t1, d1):
+                v = 1.0
+            else:
+                v = max(self.p_one(h1, t2) for t2 in self.candidates(h1))
+            value += n * v
+        return value / total
+
+
+class _SecondTrade:
+    """The seeded estimate of p_two, for hands where exact enumeration is too big.
+
+    p_two(t1) is split exactly over the first draw d1, each weighted by its
+    copies in the pile: a playable hand counts 1, and drawing t1 back leaves
+    the same hand, whose best second trade is the root's best p_one. After
+    any other first draw d1 that leaves the hand unplayable, the second trade
+    follows a policy that scores each tile t2 of the hand h1 = root - t1 + d1:
+
+    - trading d1 back scores its exact value, p_one(t1) (it is trading t1
+      from the root, from the same pile);
+    - any other t2 scores bound * rate. The bound is the share of draws that
+      leave no tile of h1 - t2 + d2 without a possible line (the lonely-tile
+      test, no solver call): it holds every playable draw. The rate is the
+      share of such draws that are playable, from a seeded pilot of `PILOT`
+      pairs of draws over this candidate's first draws (with one success and
+      one failure added, so that a short pilot never scores 0 or 1). The
+      bound sees a hand that fails for want of partners; the rate sees one
+      that fails for its structure.
+
+    Only the `CONTENDERS` tiles with the highest bounds (then the highest root
+    p_one) are scored, so pilots stay few; the best score wins, trading back
+    on a tie. Trading back is exact; the other first draws (the "sampled
+    mass") are estimated from fresh seeded pairs of draws: d1 in proportion
+    to its copies among them, then d2 from the pile of the policy's trade; a
+    sample scores 1 when the hand after both trades is playable. Samples per
+    candidate: `samples` times the sampled mass. The estimate is unbiased for
+    the policy; the policy can miss the best second trade, so it estimates a
+    lower bound of best play.
+    """
+
+    CONTENDERS = 8
+    PILOT = 8
+
+    def __init__(self, work: _Advisor, samples: int, seed: int) -> None:
+        self.work = work
+        self.samples = samples
+        self.seed = seed
+        self.root_one = {t: work.p_one(work.root, t) for t in work.candidates(work.root)}
+        self.rates: dict[tuple[int, int], float] = {}
+
+    def bounded_draws(self, h1: tuple[int, ...], t2: int) -> tuple[list[tuple[int, int]], int]:
+        """The draws after trading t2 from h1 that pass the lonely-tile test, and the pile's size."""
+        pile = self.work.pile(h1, t2)
+        return _lonely_free_draws(_less(h1, t2), pile, t2, self.work.judge.min_line), sum(pile)
+
+    def rate(self, t1: int, t2: int, strata: list[tuple[int, int]]) -> float:
+        """The pilot's share of playable hands among lonely-free second draws, for trading t1 then t2."""
+        key = (t1, t2)
+        if key not in self.rates:
+            work = self.work
+            rng = random.Random(f"{self.seed}:pilot:{t1}:{t2}")
+            firsts = [d1 for d1, n in strata if d1 != t2 for _ in range(n)]
+            hits = tried = 0
+            for _ in range(self.PILOT if firsts else 0):
+                h1 = _swap(work.root, t1, rng.choice(firsts))
+                draws, _ = self.bounded_draws(h1, t2)
+                if draws:
+                    tried += 1
+                    hits += work.judge.playable(_swap(h1, t2, _draw_from(rng, draws)))
+            self.rates[key] = (hits + 1) / (tried + 2)
+        return self.rates[key]
+
+    def choose(self, t1: int, d1: int, strata: list[tuple[int, int]]) -> int:
+        """The second trade after trading t1 and drawing d1 (unplayable); d1 itself means trading it back."""
+        work = self.work
+        h1 = _swap(work.root, t1, d1)
+        bounds = {}
+        for t2 in work.candidates(h1):
+            if t2 != d1:
+                draws, total = self.bounded_draws(h1, t2)
+                bounds[t2] = sum(n for _, n in draws) / total
+        ranked = sorted(bounds, key=lambda t2: (-bounds[t2], -self.root_one.get(t2, 0.0), t2))
+        best, best_score = d1, self.root_one[t1]
+        for t2 in ranked[: self.CONTENDERS]:
+            if bounds[t2] <= best_score:
+                break  # a score never exceeds its bound
+            score = bounds[t2] * self.rate(t1, t2, strata)
+            if score > best_score:
+                best, best_score = t2, score
+        return best
+
+    def estimate(self, t1: int) -> tuple[float, float]:
+        """(p_two, standard error) for trading t1 now."""
+        work = self.work
+        back = self.root_one[t1]
+        draws = work.first_draws(t1)
+        total = sum(n for _, n in draws)
+        exact = 0.0
+        strata: list[tuple[int, int]] = []
+        for d1, n in draws:
+            if d1 == t1:
+                exact += n * work.best_one()
+            elif work.after_one(t1, d1):
+                exact += n
+            else:
+                strata.append((d1, n))
+        sampled: list[tuple[int, int]] = []  # (d1, second trade), once per copy of d1
+        for d1, n in strata:
+            t2 = self.choose(t1, d1, strata)
+            if t2 == d1:
+                exact += n * back  # trading the drawn tile back is trading t1 again
+            else:
+                sampled.extend([(d1, t2)] * n)
+        if not sampled:
+            return exact / total, 0.0
+        rng = random.Random(f"{self.seed}:{t1}")
+        piles: dict[int, list[int]] = {}
+        n_samples = max(2, math.ceil(self.samples * len(sampled) / total))
+        hits = 0
+        for _ in range(n_samples):
+            d1, t2 = rng.choice(sampled)
+            h1 = _swap(work.root, t1, d1)
+            pile = piles.get(d1)
+            if pile is None:
+                pile = piles[d1] = work.pile(h1, t2)
+            d2 = _draw(rng, pile)
+            if d2 != t2 and work.judge.playable(_swap(h1, t2, d2)):
+                hits += 1
+        share = len(sampled) / total
+        mean = hits / n_samples
+        stderr = share * math.sqrt(mean * (1.0 - mean) / (n_samples - 1))
+        return exact / total + share * mean, stderr
+
+
+def _draw_from(rng: random.Random, draws: list[tuple[int, int]]) -> int:
+    """One tile from (tile, copies) pairs, each copy equally likely."""
+    k = rng.randrange(sum(n for _, n in draws))
+    for tile, n in draws:
+        if k < n:
+            return tile
+        k -= n
+    raise AssertionError("unreachable: k is below the total")
+
+
+def _draw(rng: random.Random, pile: list[int]) -> int:
+    """One tile drawn from a pile of counts, each copy equally likely."""
+    return _draw_from(rng, [(tile, n) for tile, n in enumerate(pile) if n])

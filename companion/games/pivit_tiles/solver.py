@@ -1,0 +1,324 @@
+"""The Pivit hand solver: arrange a hand into a correct grid, or prove that none exists.
+
+This is the hint a stuck player gets and the proof that a dealt hand was
+playable. `solve` returns "solved" with a grid that passes `check_grid` using
+exactly the hand's tiles, "impossible" when no grid exists, or "timeout".
+
+How: every correct grid of two or more tiles is a connected structure of
+lines (rows and columns of one colour or one design, crossing at shared
+tiles). The search in _solver_search enumerates such structures exhaustively,
+with pruning that is only ever sound, so "impossible" means no structure
+exists that can be drawn, and therefore no grid; each structure it finds is
+drawn on the grid by _solver_layout (an exhaustive search too), and if one
+cannot be drawn the search goes on. The order of tiles inside a line is free,
+so only which tiles share lines and where lines cross is searched, never tile
+orders. A second, heuristic search (_solver_grow) builds grids line by line;
+it often finds one first, but never decides "impossible".
+"""
+from __future__ import annotations
+
+import itertools
+import time
+from collections import Counter
+from dataclasses import dataclass
+
+from companion.games.pivit_tiles._solver_grow import GrowSearch
+from companion.games.pivit_tiles._solver_layout import LayoutGaveUp, choose_wilds, lay_out
+from companion.games.pivit_tiles._solver_search import (
+    GROUP_CELLS,
+    Effort,
+    LineSearch,
+    SearchGaveUp,
+    SearchTimeout,
+    groups_of,
+)
+from companion.games.pivit_tiles.grid import Grid, grid_str, normalise
+from companion.games.pivit_tiles.tiles import (
+    DESIGNS,
+    WILD,
+    TileSet,
+    get_tileset,
+    parse_tile,
+    tile_name,
+)
+
+STATUSES = ("solved", "impossible", "timeout")
+# Placements the first (tree-only) pass spends drawing one structure before
+# moving on to the next; the full pass draws without a limit.
+TREE_LAYOUT_STEPS = 200
+# Placements spent checking that a partly built structure can still be drawn.
+PARTIAL_LAYOUT_STEPS = 60
+# Effort of the first attempt of each search, by shortest line (3: standard
+# rules, 2: younger players); each later attempt doubles it. Tree search:
+# drawing steps (and search nodes, where counted); growth search: lines
+# placed. With lines of two the growth search does better, so it gets more.
+TREE_EFFORT = {3: 1000, 2: 300}
+GROW_EFFORT = {3: 200, 2: 500}
+# Whether to check that partial structures can still be drawn, by (tree pass?,
+# shortest line): worth its cost where undrawable structures are common.
+PARTIAL_CHECKS = {(True, 3): False, (False, 3): False, (True, 2): True, (False, 2): True}
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What the solver found for one hand.
+
+    `status` is one of STATUSES. `grid` is set only when solved. `reason` is
+    one sentence for the player when not solved: why the hand is impossible,
+    or that the time ran out. `steps` counts the search steps (partial
+    structures and grids tried): a measure of the work, independent of the
+    machine.
+    """
+
+    status: str
+    grid: Grid | None
+    elapsed_ms: float
+    reason: str = ""
+    steps: int = 0
+
+    def to_json(self) -> dict:
+        """{"status", "grid" (grid text, "" if none), "elapsed_ms", "reason", "steps"}."""
+        return {
+            "status": self.status,
+            "grid": grid_str(self.grid) if self.grid is not None else "",
+            "elapsed_ms": round(self.elapsed_ms, 3),
+            "reason": self.reason,
+            "steps": self.steps,
+        }
+
+
+def solve(
+    hand: list[str],
+    tileset: str | TileSet = "classic",
+    young: bool = False,
+    timeout: float | None = 2.0,
+) -> SolveResult:
+    """Arrange every tile of `hand` into one correct grid, or prove that none exists.
+
+    `young` allows lines of two tiles (the younger-players variation).
+    `timeout` is in seconds of wall-clock time (None: no limit).
+    Deterministic: the same hand, in the same order, always gives the same
+    answer and grid, unless the time runs out (the verdict never depends on
+    the order). Raises TileError (a ValueError) for a tile that is not in the
+    tile set, and ValueError for a timeout that is not positive.
+    """
+    started = time.perf_counter()
+    if timeout is not None and not timeout > 0:
+        raise ValueError(f"the timeout must be a positive number of seconds, not {timeout!r}")
+    ts = get_tileset(tileset)
+    tiles = [parse_tile(t, ts) for t in hand]
+
+    def result(status: str, grid: Grid | None, reason: str = "", steps: int = 0) -> SolveResult:
+        return SolveResult(status, grid, (time.perf_counter() - started) * 1000.0, reason, steps)
+
+    excess = _too_many_copies(tiles, ts)
+    if excess:
+        return result("impossible", None, excess)
+    if len(tiles) <= 1:
+        return result("solved", {(0, 0): tiles[0]} if tiles else {})
+    cells = [-1 if t == WILD else DESIGNS.index(t[0]) * 6 + ts.colours.index(t[1]) for t in tiles]
+    min_line = 2 if young else 3
+    lonely = _lonely_tile(cells, min_line)
+    if lonely is not None:
+        return result("impossible", None, _lonely_reason(tiles[lonely], young))
+
+    deadline = None if timeout is None else started + timeout
+    try:
+        found, steps = _HandSolver(cells, min_line, deadline).run()
+    except _TimedOut as exc:
+        return result(
+            "timeout", None, f"no answer within {timeout:g} s; the hand may still have a grid", exc.steps
+        )
+    if found is None:
+        return result(
+            "impossible",
+            None,
+            "no arrangement of these tiles forms a correct grid "
+            f"(every possible set of lines was tried: {steps} steps)",
+            steps,
+        )
+    grid = normalise({cell: tiles[i] for i, cell in found.items()})
+    return result("solved", grid, "", steps)
+
+
+class _TimedOut(Exception):
+    def __init__(self, steps: int) -> None:
+        super().__init__(steps)
+        self.steps = steps
+
+
+class _HandSolver:
+    """The searches for one hand, and the drawing of what they find.
+
+    Two searches take turns, each attempt with a seeded order and twice the
+    effort of the one before:
+    - the tree search (_solver_search with trees_only): tree-shaped line
+      structures (no ring of crossing lines), drawn when complete. Its first
+      attempt is limited only in drawing, so it usually runs to the end: if
+      it ends without a drawable tree, the full search (rings allowed, no
+      limit) either finds a drawable structure or proves that none exists;
+      only it says "impossible".
+    - the growth search (_solver_grow): builds the grid line by line, always
+      connected and drawn. It is fast where the tree search keeps finding
+      structures that fall apart or cannot be drawn (common with lines of
+      two), and useless for proofs; it leads in the younger-players
+      variation and is a second opinion otherwise.
+    Drawing failures cluster (a search keeps varying the last lines of a
+    structure whose early lines are the trouble), which is why fresh orders
+    and growing limits beat one long attempt.
+    """
+
+    def __init__(self, cells: list[int], min_line: int, deadline: float | None) -> None:
+        self.cells = cells
+        self.min_line = min_line
+        self.young = min_line < 3
+        self.deadline = deadline
+        self.wilds = [i for i, x in enumerate(cells) if x < 0]
+        self.found: dict[int, tuple[int, int]] | None = None
+        self.trees_given_up = 0  # trees whose drawing was abandoned at the step limit
+        self.steps = 0
+
+    def run(self) -> tuple[dict[int, tuple[int, int]] | None, int]:
+        """(copy -> cell, steps) for a drawable structure, or (None, steps) when none exists.
+
+        Raises _TimedOut.
+        """
+        grow_exhausted = False  # one growth attempt ran out of options: others would too
+        for attempt in itertools.count():
+            if (self.young or attempt > 0) and not grow_exhausted:
+                found = self._grow(attempt)
+                if found is not None:
+                    return found, self.steps
+                grow_exhausted = self.grow_exhausted
+            outcome = self._structures(attempt, trees_only=True)
+            if outcome is True:
+                return self.found, self.steps
+            if outcome is False:
+                # Every tree was tried. If the tree search never had to refuse
+                # a ring and drew every tree to the end, it already was the
+                # full search; otherwise the full search decides.
+                if not self.rings_cut and not self.trees_given_up:
+                    return None, self.steps
+                if self._structures(attempt, trees_only=False):
+                    return self.found, self.steps
+                return None, self.steps
+        raise AssertionError("unreachable")
+
+    def _grow(self, attempt: int) -> dict[int, tuple[int, int]] | None:
+        search = GrowSearch(
+            self.cells,
+            self.min_line,
+            self.deadline,
+            Effort(GROW_EFFORT[self.min_line] << attempt),
+            shuffle_seed=attempt or None,
+        )
+        self.grow_exhausted = False
+        try:
+            found = search.grow()
+        except SearchTimeout:
+            raise _TimedOut(self.steps + search.nodes) from None
+        except SearchGaveUp:
+            self.steps += search.nodes
+            return None
+        self.steps += search.nodes
+        self.grow_exhausted = found is None
+        return found
+
+    def _structures(self, attempt: int, trees_only: bool) -> bool | None:
+        """True: found a drawable structure. False: none exists (of this kind). None: gave up."""
+        if trees_only:
+            # The first attempt outside the younger-players variation is the
+            # one meant to finish: only its drawing is limited.
+            effort = Effort(TREE_EFFORT[self.min_line] << attempt, count_search=self.young or attempt > 0)
+        else:
+            effort = Effort()
+        search = LineSearch(
+            self.cells,
+            self.min_line,
+            self.accept,
+            self.deadline,
+            trees_only=trees_only,
+            drawable=self.drawable if PARTIAL_CHECKS[(trees_only, self.min_line)] else None,
+            shuffle_seed=attempt or None,
+            effort=effort,
+        )
+        try:
+            solved = search.run()
+        except SearchTimeout:
+            raise _TimedOut(self.steps + search.nodes) from None
+        except SearchGaveUp:
+            self.steps += search.nodes
+            return None
+        self.steps += search.nodes
+        self.rings_cut = search.rings_cut
+        return solved
+
+    def accept(self, search: LineSearch) -> bool:
+        """Draw a complete structure; True (and keep the drawing) if it can be drawn."""
+        if search.trees_only:
+            limit: int | None = TREE_LAYOUT_STEPS
+            effort: Effort | None = search.effort
+        elif search.crossings() == len(search.line_orient) - 1 and not self.trees_given_up:
+            return False  # a tree: the first pass already proved it cannot be drawn
+        else:
+            limit = None
+            effort = None
+        if choose_wilds(search.line_group, search.line_cells, search.line_members, search.slot, self.wilds) is None:
+            return False
+        try:
+            layout = lay_out(search.line_orient, search.line_members, search.slot, self.deadline, limit, effort)
+        except LayoutGaveUp:
+            self.trees_given_up += 1
+            return False
+        if layout is None:
+            return False
+        self.found = layout
+        return True
+
+    def drawable(self, search: LineSearch, lines: list[int]) -> bool:
+        """False only if this group of lines of a partial structure is proved undrawable."""
+        if len(lines) < 3:
+            return True
+        index = {line: k for k, line in enumerate(lines)}
+        members = [search.line_members[line] for line in lines]
+        slot = [[index.get(r, -1), index.get(c, -1)] for r, c in search.slot]
+        orient = [search.line_orient[line] for line in lines]
+        effort = search.effort if search.effort.count_search else None
+        try:
+            return lay_out(orient, members, slot, self.deadline, PARTIAL_LAYOUT_STEPS, effort) is not None
+        except LayoutGaveUp:
+            return True  # undecided: keep searching
+
+
+def _too_many_copies(tiles: list[str], ts: TileSet) -> str:
+    """A sentence if the hand holds more copies of a tile than a box has (no grid can pass the check)."""
+    for tile, count in sorted(Counter(tiles).items()):
+        limit = ts.max_copies(tile)
+        if count > limit:
+            return f"the hand holds {count} copies of {tile} ({tile_name(tile)}); a box has only {limit}"
+    return ""
+
+
+def _lonely_tile(cells: list[int], min_line: int) -> int | None:
+    """A copy that no line can hold even on its own (too few partners of its colour or design), or None.
+
+    This is implied by the full search too; it is checked first because it
+    is the most common reason a dealt hand fails and it makes a clear hint.
+    """
+    wilds = cells.count(-1)
+    present = set(cells)
+    for i, x in enumerate(cells):
+        if x < 0:
+            continue
+        best = max(sum(1 for y in GROUP_CELLS[g] if y in present) for g in groups_of(x))
+        if best + wilds < min_line:
+            return i
+    return None
+
+
+def _lonely_reason(tile: str, young: bool) -> str:
+    need = "one more tile" if young else "two more tiles"
+    return (
+        f"{tile} ({tile_name(tile)}) fits no line: a line needs {need} of its colour or of its "
+        "design, all different, and the hand does not have them, even counting wilds"
+    )

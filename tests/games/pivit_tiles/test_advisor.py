@@ -1,0 +1,394 @@
+"""The trade advisor: exact probabilities worked out by hand, cross-checks against the
+plain solver (brute force and a 10,000-draw Monte Carlo), the p_two estimate's
+statistics, and the `companion pivit advise` command's contract."""
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from companion.cli import main
+from companion.games.pivit_tiles.advisor import AdviceError, advise, unseen_pile
+from companion.games.pivit_tiles.check import check_grid
+from companion.games.pivit_tiles.solver import solve
+from companion.games.pivit_tiles.tiles import TileError, get_tileset
+
+CLASSIC = get_tileset("classic")
+
+# Two seeded random unplayable 24-tile hands (bench/advisor.py --seed 1, hands 5
+# and 7): one whose candidates are cheap to brute-force, one with a wild whose
+# best trade has a probability well inside (0, 1).
+HAND_LONELY = "1B 4O 2O 5P 2B 2R 6O 1B 4R 3B 6B 4P 3R 4P 2B 6R 4Y 3O 1B 2Y 5G 6Y 1O 1O".split()
+HAND_WILD = "1R 5G 1R 3R 6Y 6G 3G 4G 4Y 2R 1B 4G 6G 3O 1G 4G 5B 2O ** 6B 2R 3O 3O 1B".split()
+# A playable 24-tile hand: four colour rows of six designs.
+HAND_PLAYABLE = [f"{d}{c}" for c in "RGBY" for d in "123456"]
+
+
+def by_trade(advice):
+    return {a.trade: a for a in advice.advice}
+
+
+# -- the plain solver as the reference -------------------------------------------
+
+
+class Reference:
+    """Brute force with nothing but `solve`: every draw enumerated, every hand solved."""
+
+    def __init__(self, tileset="classic", young=False):
+        self.ts = get_tileset(tileset)
+        self.young = young
+        self.cache: dict[tuple, bool] = {}
+
+    def playable(self, hand) -> bool:
+        key = tuple(sorted(hand))
+        if key not in self.cache:
+            result = solve(list(hand), self.ts, self.young, timeout=None)
+            self.cache[key] = result.status == "solved"
+        return self.cache[key]
+
+    @staticmethod
+    def traded(hand, out, into):
+        new = list(hand)
+        new.remove(out)
+        new.append(into)
+        return new
+
+    def p_one(self, hand, trade, unseen: Counter) -> Fraction:
+        pile = unseen + Counter([trade])
+        total = sum(pile.values())
+        good = sum(n for d, n in pile.items() if self.playable(self.traded(hand, trade, d)))
+        return Fraction(good, total)
+
+    def p_two(self, hand, trade, unseen: Counter) -> Fraction:
+        """The best second trade after seeing the first draw, by full enumeration."""
+        pile = unseen + Counter([trade])
+        total = sum(pile.values())
+        value = Fraction(0)
+        for d1, n in pile.items():
+            h1 = self.traded(hand, trade, d1)
+            if self.playable(h1):
+                v = Fraction(1)
+            else:
+                left = pile - Counter([d1])
+                v = max(self.p_one(h1, t2, left) for t2 in set(h1))
+            value += n * v
+        return value / total
+
+
+# -- hand-made cases, worked out on paper -------------------------------------------
+
+
+def test_red_pair_needs_a_red_third():
+    # 1R 2R 4B: three tiles make one line, and 1R 2R only fit a red line.
+    # Unseen 3R 5G 6G. Trading 4B: the pile is 3R 5G 6G 4B, and only 3R works: 1/4.
+    # Trading 1R (or 2R) leaves 2R 4B, which share neither colour nor design: 0.
+    # Two trades, 4B first: 3R wins (1/4); 4B back is the same hand (then 1/4);
+    # 5G or 6G: trade it back for 1/4. So 1/4 + 3/4 * 1/4 = 7/16.
+    # 1R first: 1R back (1/4) then 1/4; 3R (1/4) gives 2R 3R 4B, then trading 4B
+    # wins on 1R: 1/4; 5G or 6G leave two tiles that share nothing: 0. So 1/8.
+    advice = advise(["1R", "2R", "4B"], unseen=["3R", "5G", "6G"])
+    assert advice.playable is False and advice.grid is None
+    assert [a.trade for a in advice.advice] == ["4B", "1R", "2R"]
+    got = by_trade(advice)
+    assert got["4B"].p_one == pytest.approx(1 / 4) and got["4B"].p_two == pytest.approx(7 / 16)
+    assert got["1R"].p_one == 0 and got["1R"].p_two == pytest.approx(1 / 8)
+    assert got["2R"].p_one == 0 and got["2R"].p_two == pytest.approx(1 / 8)
+    assert advice.p_two_exact and all(a.p_two_stderr is None for a in advice.advice)
+
+
+def test_default_pile_is_the_box_minus_the_hand():
+    # The pile when trading 4B from 1R 2R 4B: 114 - 3 + 1 = 112 tiles. The hand is
+    # playable with any of 3R 4R 5R 6R (3 copies each) or a wild (6): 18 of 112.
+    advice = advise(["1R", "2R", "4B"], trades=1)
+    got = by_trade(advice)
+    assert got["4B"].p_one == pytest.approx(18 / 112)
+    assert got["4B"].p_two == got["4B"].p_one and got["4B"].p_two_stderr is None
+    assert got["1R"].p_one == 0 and got["2R"].p_one == 0
+
+
+def test_young_players_pair():
+    # Younger players: two tiles make a line. 1R 4B share nothing. Unseen 2R 5G.
+    # Trade 4B: pile 2R 5G 4B, 2R works: 1/3. Trade 1R: 4B pairs with neither: 0.
+    # Two trades from 4B: 2R (1/3) wins; 4B back (1/3) then 1/3; 5G (1/3): trade it
+    # back for 1/3. So 1/3 + 2/3 * 1/3 = 5/9.
+    advice = advise(["1R", "4B"], young=True, unseen=["2R", "5G"])
+    got = by_trade(advice)
+    assert got["4B"].p_one == pytest.approx(1 / 3) and got["4B"].p_two == pytest.approx(5 / 9)
+    assert got["1R"].p_one == 0
+    # Without the variation no pair of tiles is ever a grid.
+    assert all(a.p_one == 0 for a in advise(["1R", "4B"], unseen=["2R", "5G"]).advice)
+
+
+def test_drawing_a_wild():
+    # 1R 2R 4B with unseen ** 5G: trading 4B, the wild completes the red line: 1/3.
+    # Trading 1R, even a wild cannot join 2R and 4B, so every draw fails (the
+    # advisor learns this from the one hand 2R 4B **).
+    got = by_trade(advise(["1R", "2R", "4B"], unseen=["**", "5G"], trades=1))
+    assert got["4B"].p_one == pytest.approx(1 / 3)
+    assert got["1R"].p_one == 0 and got["2R"].p_one == 0
+
+
+def test_trading_a_wild_away_never_helps():
+    # 1R 4B ** cannot be arranged (1R and 4B share nothing, whatever the wild is).
+    # Trading the wild gives 1R 4B x, which a wild could always imitate: 0.
+    got = by_trade(advise(["1R", "4B", "**"], trades=1))
+    assert got["**"].p_one == 0
+    # Trading 4B (pile 112): 1R ** x is a line when x is another red tile (5 x 3),
+    # another circle (5 x 3) or one of the 5 other wilds; not a second 1R: 35 of 112.
+    assert got["4B"].p_one == pytest.approx(35 / 112)
+
+
+def test_playable_hand_gets_an_arrangement_and_no_advice():
+    advice = advise(HAND_PLAYABLE)
+    assert advice.playable and advice.advice == []
+    assert sorted(advice.grid.values()) == sorted(HAND_PLAYABLE)
+    assert check_grid(advice.grid, "classic", tiles=24).valid
+
+
+def test_no_trades_left():
+    advice = advise(["1R", "2R", "4B"], trades=0)
+    assert advice.playable is False and advice.advice == []
+
+
+def test_empty_pile_returns_the_same_tile():
+    # With nothing unseen the traded tile comes straight back: the same hand.
+    got = by_trade(advise(["1R", "2R", "4B"], unseen=[]))
+    assert got["4B"].p_one == 0 and got["4B"].p_two == 0
+
+
+@pytest.mark.parametrize(
+    "hand, unseen, trades, message",
+    [
+        ([], None, 2, "no tiles"),
+        (["1R"] * 4 + ["2R"], None, 2, "4 copies of 1R"),
+        (["**"] * 7, None, 2, "7 copies of \\*\\*"),
+        (["1R", "1R", "2R"], ["1R", "1R"], 2, "2 unseen 1R .* and 2 in the hand"),
+        (["1R", "2R", "3G"], None, 3, "0, 1 or 2 trades"),
+    ],
+)
+def test_impossible_inputs(hand, unseen, trades, message):
+    with pytest.raises(AdviceError, match=message):
+        advise(hand, trades=trades, unseen=unseen)
+
+
+def test_tiles_outside_the_set():
+    with pytest.raises(TileError, match="purple is not in the connect tile set"):
+        advise(["1P", "2R", "3R"], tileset="connect")
+
+
+def test_unseen_pile():
+    assert sum(unseen_pile(HAND_PLAYABLE).values()) == 90
+    assert unseen_pile(["1R"], unseen=["2R", "2R", "**"]) == Counter({"2R": 2, "**": 1})
+
+
+# -- cross-checks against the plain solver ----------------------------------------
+
+SMALL_TILES = [f"{d}{c}" for d in "1234" for c in "ROYG"] + ["**"]
+
+
+@st.composite
+def small_deals(draw):
+    """A hand of 2-5 tiles and an unseen pile of 0-5, from a crowded corner of the box."""
+    box = [t for t in SMALL_TILES for _ in range(3 if t != "**" else 6)]
+    order = draw(st.permutations(box))
+    n_hand = draw(st.integers(2, 5))
+    n_unseen = draw(st.integers(0, 5))
+    return list(order[:n_hand]), list(order[n_hand : n_hand + n_unseen]), draw(st.booleans())
+
+
+@settings(max_examples=80)
+@given(small_deals())
+def test_small_hands_match_brute_force(deal):
+    """Every p_one and every exact p_two equals full enumeration with the plain solver."""
+    hand, unseen, young = deal
+    advice = advise(hand, young=young, unseen=unseen, timeout=None)
+    ref = Reference(young=young)
+    assert advice.playable == ref.playable(hand)
+    if advice.playable:
+        assert advice.advice == []
+        return
+    assert advice.p_two_exact
+    assert sorted(a.trade for a in advice.advice) == sorted(set(hand))
+    pile = Counter(unseen)
+    for a in advice.advice:
+        assert a.p_one == pytest.approx(float(ref.p_one(hand, a.trade, pile)))
+        assert a.p_two == pytest.approx(float(ref.p_two(hand, a.trade, pile)))
+    keys = [(-round(a.p_two * 100), -a.p_one) for a in advice.advice]
+    assert keys == sorted(keys)
+
+
+def test_every_candidate_of_a_dealt_hand_matches_brute_force():
+    advice = advise(HAND_LONELY, trades=1, timeout=None)
+    ref = Reference()
+    pile = unseen_pile(HAND_LONELY)
+    assert not advice.playable
+    for a in advice.advice:
+        assert a.p_one == pytest.approx(float(ref.p_one(HAND_LONELY, a.trade, pile))), a.trade
+    assert advice.advice[0].p_one == pytest.approx(18 / 91)
+
+
+def test_best_trade_matches_monte_carlo():
+    """Soundness: 10,000 seeded draws with the plain solver agree within three standard errors."""
+    advice = advise(HAND_WILD, trades=1, timeout=None)
+    best = advice.advice[0]
+    p = best.p_one
+    assert 0.05 < p < 0.95  # a case where the simulation can disagree
+    ref = Reference()
+    pile = list((unseen_pile(HAND_WILD) + Counter([best.trade])).elements())
+    rng = random.Random(2024)
+    n = 10_000
+    hits = sum(ref.playable(Reference.traded(HAND_WILD, best.trade, rng.choice(pile))) for _ in range(n))
+    assert abs(hits / n - p) <= 3 * math.sqrt(p * (1 - p) / n)
+
+
+# -- the p_two estimate --------------------------------------------------------------
+
+
+def test_red_line_after_two_trades():
+    # 1R 2R 4B with unseen 3R 5R 6R. Trading 4B: any red works, 3/4; drawn back,
+    # trade it again: 3/4 + 1/4 * 3/4 = 15/16. Trading 1R: never playable at once
+    # (2R and 4B share nothing), but after drawing a red (3/4) trading 4B then
+    # succeeds with 3/4 (the pile is two reds, 1R and 4B), and after drawing 1R
+    # back (1/4) so does trading 4B: p_two = 3/4.
+    got = by_trade(advise(["1R", "2R", "4B"], unseen=["3R", "5R", "6R"]))
+    assert (got["4B"].p_one, got["4B"].p_two) == (pytest.approx(3 / 4), pytest.approx(15 / 16))
+    assert (got["1R"].p_one, got["1R"].p_two) == (0, pytest.approx(3 / 4))
+    assert (got["2R"].p_one, got["2R"].p_two) == (0, pytest.approx(3 / 4))
+
+
+def test_estimate_is_unbiased_with_the_stated_standard_error():
+    # The same deal, forced to estimate. Trading 1R: drawing 1R back is exact
+    # (1/4 of the draws, worth the best p_one 3/4); after a red the policy's
+    # follow-up trade is 4B (its pilot succeeds, trading 2R never does), which
+    # succeeds with 3/4: the sampled draws carry 3/4 of the weight.
+    n = 2000
+    advice = advise(["1R", "2R", "4B"], unseen=["3R", "5R", "6R"], samples=n, exact_limit=0)
+    assert not advice.p_two_exact
+    got = by_trade(advice)["1R"]
+    drawn = math.ceil(n * 3 / 4)
+    expected_se = 0.75 * math.sqrt(0.75 * 0.25 / (drawn - 1))
+    assert got.p_two_stderr == pytest.approx(expected_se, rel=0.15)
+    assert abs(got.p_two - 3 / 4) <= 3 * expected_se
+    # Trading 4B every first draw is decided exactly: no sampling, no error.
+    four_b = by_trade(advice)["4B"]
+    assert four_b.p_two == pytest.approx(15 / 16) and four_b.p_two_stderr == 0
+
+
+def test_estimated_p_two_on_a_dealt_hand():
+    first = advise(HAND_LONELY, samples=32, seed=7, timeout=None)
+    again = advise(HAND_LONELY, samples=32, seed=7, timeout=None)
+    assert first.advice == again.advice  # seeded: the same advice every time
+    assert not first.p_two_exact
+    for a in first.advice:
+        assert a.p_two_stderr is not None and a.p_two_stderr >= 0
+        assert a.p_one <= a.p_two <= 1
+    keys = [(-round(a.p_two * 100), -a.p_one) for a in first.advice]
+    assert keys == sorted(keys)
+
+
+# -- the command -----------------------------------------------------------------------
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "red.txt").write_text("1R 2R\n4B\n")
+    (tmp_path / "unseen.txt").write_text("3R 5G 6G\n")
+    (tmp_path / "good.txt").write_text(" ".join(HAND_PLAYABLE) + "\n")
+    return tmp_path
+
+
+def run(capsys, *args):
+    code = main(["pivit", "advise", *map(str, args)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_json_unplayable(files, capsys):
+    code, out, err = run(capsys, "--json", "--unseen", files / "unseen.txt", files / "red.txt")
+    assert code == 1 and err == ""
+    result = json.loads(out)
+    assert set(result) == {"file", "playable", "advice", "unknown", "elapsed_ms"}
+    assert result["file"] == str(files / "red.txt") and result["playable"] is False
+    assert [a["trade"] for a in result["advice"]] == ["4B", "1R", "2R"]
+    assert result["advice"][0] == {"trade": "4B", "p_one": 0.25, "p_two": 0.4375}
+    assert result["unknown"] == 0 and result["elapsed_ms"] >= 0
+
+
+def test_cli_json_playable(files, capsys):
+    code, out, _ = run(capsys, "--json", files / "good.txt")
+    assert code == 0
+    result = json.loads(out)
+    assert result["playable"] is True and result["advice"] == []
+    from companion.games.pivit_tiles.grid import parse_grid
+
+    grid = parse_grid(result["grid"])
+    assert check_grid(grid, tiles=24).valid and sorted(grid.values()) == sorted(HAND_PLAYABLE)
+
+
+def test_cli_json_estimate_has_standard_errors(tmp_path, capsys):
+    (tmp_path / "hand.txt").write_text(" ".join(HAND_LONELY))
+    code, out, _ = run(capsys, "--json", tmp_path / "hand.txt")
+    assert code == 1
+    advice = json.loads(out)["advice"]
+    assert all(set(a) == {"trade", "p_one", "p_two", "p_two_stderr"} for a in advice)
+
+
+def test_cli_human_report(files, capsys):
+    code, out, _ = run(capsys, "--unseen", files / "unseen.txt", files / "red.txt")
+    assert code == 1
+    lines = out.splitlines()
+    assert "not playable" in lines[0]
+    assert lines[2].split() == ["4B", "blue", "square", "25.0%", "43.8%"]
+    code, out, _ = run(capsys, "--trades", "1", "--unseen", files / "unseen.txt", files / "red.txt")
+    assert "within" not in out and out.splitlines()[2].split() == ["4B", "blue", "square", "25.0%"]
+    code, out, _ = run(capsys, files / "good.txt")
+    assert code == 0 and "playable (24 tiles)" in out
+
+
+def test_cli_young_and_tileset(tmp_path, capsys):
+    (tmp_path / "pair.txt").write_text("1W 2W")
+    code, out, _ = run(capsys, "--json", "--young", "--tileset", "connect", tmp_path / "pair.txt")
+    assert code == 0 and json.loads(out)["playable"] is True
+
+
+@pytest.mark.parametrize(
+    "content, unseen, fragment",
+    [
+        ("1R 7Q 4B", None, "hand.txt:1:4: '7Q' is not a tile"),
+        ("", None, "hand.txt: the hand has no tiles"),
+        ("1R 1R 1R 1R", None, "hand.txt: the hand holds 4 copies of 1R"),
+        ("1R 1R 2R", "1R 1R", "unseen.txt: 2 unseen 1R (red circle) and 2 in the hand"),
+        ("1R 2R 4B", "3R 9Z", "unseen.txt:1:4: '9Z' is not a tile"),
+        ("1R 2R 1P", None, "hand.txt:1:7: '1P': colour purple is not in the connect tile set"),
+    ],
+)
+def test_cli_bad_input_one_line_naming_the_file(tmp_path, capsys, content, unseen, fragment):
+    (tmp_path / "hand.txt").write_text(content)
+    args = ["--tileset", "connect"] if "connect" in fragment else []
+    if unseen is not None:
+        (tmp_path / "unseen.txt").write_text(unseen)
+        args += ["--unseen", tmp_path / "unseen.txt"]
+    code, out, err = run(capsys, *args, tmp_path / "hand.txt")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and fragment in err
+
+
+def test_cli_missing_files(tmp_path, capsys):
+    code, _, err = run(capsys, tmp_path / "nope.txt")
+    assert code == 2 and "nope.txt: no such file" in err
+    (tmp_path / "hand.txt").write_text("1R 2R 4B")
+    code, _, err = run(capsys, "--unseen", tmp_path / "gone.txt", tmp_path / "hand.txt")
+    assert code == 2 and "gone.txt: no such file" in err and err.count("\n") == 1
+
+
+def test_cli_trades_out_of_range(tmp_path, capsys):
+    (tmp_path / "hand.txt").write_text("1R 2R 4B")
+    with pytest.raises(SystemExit) as exc:
+        main(["pivit", "advise", "--trades", "3", str(tmp_path / "hand.txt")])
+    assert exc.value.code == 2
+    assert "must be 0, 1 or 2" in capsys.readouterr().err
