@@ -231,6 +231,8 @@ def run_solve(args) -> int:
                 print(f"{name}: solved in {ms} ({len(hand)} tiles)\n{grid}")
             elif result.status == "impossible":
                 print(f"{name}: impossible: no arrangement of these {len(hand)} tiles passes the check (proved in {ms})")
+                if result.reason:
+                    print(f"  {result.reason}")
             else:
                 print(f"{name}: gave up after {ms} without an arrangement or a proof; try a longer --timeout")
         if result.status != "solved" and status == 0:
