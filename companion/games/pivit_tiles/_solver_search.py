@@ -391,7 +391,6 @@ class LineSearch:
         # Lines without wilds first: wilds are scarce and fit anywhere later.
         if self.rng is not None:
             self.rng.shuffle(options)
-        options.sort(key=lambda o: o[3])  # a stable sort: the order above among equals
         for g, cells, sub, jokers, key in options:
             if self._try_line(q, x, g, cells, sub, jokers, key):
                 return True

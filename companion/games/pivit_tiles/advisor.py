@@ -609,7 +609,7 @@ class _SecondTrade:
     """
 
     CONTENDERS = 8
-    PILOT = 8
+    PILOT = 5
 
     def __init__(self, work: _Advisor, samples: int, seed: int) -> None:
         self.work = work

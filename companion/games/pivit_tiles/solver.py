@@ -52,7 +52,7 @@ PARTIAL_LAYOUT_STEPS = 60
 # rules, 2: younger players); each later attempt doubles it. Tree search:
 # drawing steps (and search nodes, where counted); growth search: lines
 # placed. With lines of two the growth search does better, so it gets more.
-TREE_EFFORT = {3: 1000, 2: 300}
+TREE_EFFORT = {3: 10000, 2: 300}
 GROW_EFFORT = {3: 200, 2: 500}
 # Whether to check that partial structures can still be drawn, by (tree pass?,
 # shortest line): worth its cost where undrawable structures are common.

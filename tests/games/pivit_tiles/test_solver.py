@@ -15,7 +15,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from companion.games.pivit_tiles import _solver_search, solver
+from companion.games.pivit_tiles import _solver_search
 from companion.games.pivit_tiles.check import check_grid, find_lines, line_fault
 from companion.games.pivit_tiles.grid import grid_str, parse_grid
 from companion.games.pivit_tiles.solver import STATUSES, solve
@@ -185,6 +185,14 @@ def test_timeout_reports_no_grid(monkeypatch):
     assert result.status == "timeout"
     assert result.grid is None
     assert "0.5 s" in result.reason
+
+
+def test_json_gives_the_grid_as_grid_text():
+    hand = list(parse_grid(GRID_24).values())
+    data = solve(hand, timeout=None).to_json()
+    assert data["status"] == "solved" and data["reason"] == ""
+    assert check_grid(parse_grid(data["grid"]), tiles=24).valid
+    assert solve("1R 2R".split()).to_json()["grid"] == ""
 
 
 def test_same_hand_same_grid():
@@ -365,7 +373,3 @@ def test_connect_tile_set():
             assert result.status == "impossible"
             # White plays the part of purple: the same hand, renamed, must agree.
             assert verdict([t.replace("W", "P") for t in hand]) == "impossible"
-
-
-def test_solver_module_constants_are_consistent():
-    assert solver.STATUSES == ("solved", "impossible", "timeout")
