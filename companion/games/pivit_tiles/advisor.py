@@ -609,36 +609,26 @@ class _SecondTrade:
     """
 
     CONTENDERS = 8
-    PILOT = 5
+    PILOT = 8
 
     def __init__(self, work: _Advisor, samples: int, seed: int) -> None:
         self.work = work
         self.samples = samples
         self.seed = seed
         self.root_one = {t: work.p_one(work.root, t) for t in work.candidates(work.root)}
-        self.rates: dict[tuple[int, int], float] = {}
+        self.pilots: dict[tuple[int, int], _Pilot] = {}
 
     def bounded_draws(self, h1: tuple[int, ...], t2: int) -> tuple[list[tuple[int, int]], int]:
         """The draws after trading t2 from h1 that pass the lonely-tile test, and the pile's size."""
         pile = self.work.pile(h1, t2)
         return _lonely_free_draws(_less(h1, t2), pile, t2, self.work.judge.min_line), sum(pile)
 
-    def rate(self, t1: int, t2: int, strata: list[tuple[int, int]]) -> float:
-        """The pilot's share of playable hands among lonely-free second draws, for trading t1 then t2."""
+    def pilot(self, t1: int, t2: int, strata: list[tuple[int, int]]) -> "_Pilot":
         key = (t1, t2)
-        if key not in self.rates:
-            work = self.work
-            rng = random.Random(f"{self.seed}:pilot:{t1}:{t2}")
+        if key not in self.pilots:
             firsts = [d1 for d1, n in strata if d1 != t2 for _ in range(n)]
-            hits = tried = 0
-            for _ in range(self.PILOT if firsts else 0):
-                h1 = _swap(work.root, t1, rng.choice(firsts))
-                draws, _ = self.bounded_draws(h1, t2)
-                if draws:
-                    tried += 1
-                    hits += work.judge.playable(_swap(h1, t2, _draw_from(rng, draws)))
-            self.rates[key] = (hits + 1) / (tried + 2)
-        return self.rates[key]
+            self.pilots[key] = _Pilot(self, t1, t2, firsts, random.Random(f"{self.seed}:pilot:{t1}:{t2}"))
+        return self.pilots[key]
 
     def choose(self, t1: int, d1: int, strata: list[tuple[int, int]]) -> int:
         """The second trade after trading t1 and drawing d1 (unplayable); d1 itself means trading it back."""
@@ -654,7 +644,7 @@ class _SecondTrade:
         for t2 in ranked[: self.CONTENDERS]:
             if bounds[t2] <= best_score:
                 break  # a score never exceeds its bound
-            score = bounds[t2] * self.rate(t1, t2, strata)
+            score = self.pilot(t1, t2, strata).score(bounds[t2], best_score)
             if score > best_score:
                 best, best_score = t2, score
         return best
@@ -700,6 +690,47 @@ class _SecondTrade:
         mean = hits / n_samples
         stderr = share * math.sqrt(mean * (1.0 - mean) / (n_samples - 1))
         return exact / total + share * mean, stderr
+
+
+class _Pilot:
+    """The seeded pilot for trading t1 then t2: PILOT draw pairs, drawn only as far as a decision needs.
+
+    An attempt draws d1 from the candidate's unplayable first draws and d2
+    from the draws after trading t2 that pass the lonely-tile test; it
+    succeeds when that hand is playable (an attempt with no such d2 fails).
+    The rate is (successes + 1) / (PILOT + 2). The attempts are a fixed
+    seeded sequence, so stopping once the outcome cannot change the policy's
+    choice gives the same choice as running them all.
+    """
+
+    def __init__(self, owner: _SecondTrade, t1: int, t2: int, firsts: list[int], rng: random.Random) -> None:
+        self.owner = owner
+        self.t1 = t1
+        self.t2 = t2
+        self.firsts = firsts
+        self.rng = rng
+        self.tried = 0
+        self.hits = 0
+
+    def _attempt(self) -> None:
+        owner, work = self.owner, self.owner.work
+        self.tried += 1
+        if not self.firsts:
+            return
+        h1 = _swap(work.root, self.t1, self.rng.choice(self.firsts))
+        draws, _ = owner.bounded_draws(h1, self.t2)
+        if draws and work.judge.playable(_swap(h1, self.t2, _draw_from(self.rng, draws))):
+            self.hits += 1
+
+    def score(self, bound: float, to_beat: float) -> float:
+        """bound * rate, or -1 as soon as it is sure not to beat `to_beat`."""
+        total = self.owner.PILOT
+        while True:
+            if bound * (self.hits + (total - self.tried) + 1) / (total + 2) <= to_beat:
+                return -1.0
+            if self.tried == total:
+                return bound * (self.hits + 1) / (total + 2)
+            self._attempt()
 
 
 def _draw_from(rng: random.Random, draws: list[tuple[int, int]]) -> int:
