@@ -87,7 +87,10 @@ def main() -> None:
         print(f"{label}:")
         print(f"  {summary('wall', walls)}")
         print(f"  {summary('cpu ', cpus)}")
-        print(f"  solver calls median {statistics.median(calls):.0f}, max {max(calls)}; unknown hands (timeouts) {unknown}")
+        print(
+            f"  solver calls median {statistics.median(calls):.0f}, max {max(calls)}; "
+            f"unknown hands (timeouts) {unknown}"
+        )
     ses = [t.p_two_stderr for _, _, a in rows[2] for t in a.advice if t.p_two_stderr is not None]
     best_ses = [a.advice[0].p_two_stderr or 0.0 for _, _, a in rows[2]]
     if ses:
@@ -95,10 +98,10 @@ def main() -> None:
             f"p_two standard error: mean {statistics.mean(ses):.4f}, max {max(ses):.4f}; "
             f"best candidate's mean {statistics.mean(best_ses):.4f}"
         )
-    gains = [a.advice[0].p_two - a.advice[0].p_one for _, _, a in rows[2]]
-    print(f"best candidate: mean p_one {statistics.mean(a.advice[0].p_one for _, _, a in rows[2]):.3f}, "
-          f"mean p_two {statistics.mean(a.advice[0].p_two for _, _, a in rows[2]):.3f} "
-          f"(second trade adds {statistics.mean(gains):.3f})")
+    best = [a.advice[0] for _, _, a in rows[2]]
+    p_one = statistics.mean(b.p_one for b in best)
+    p_two = statistics.mean(b.p_two for b in best)
+    print(f"best candidate: mean p_one {p_one:.3f}, mean p_two {p_two:.3f} (the second trade adds {p_two - p_one:.3f})")
 
 
 if __name__ == "__main__":

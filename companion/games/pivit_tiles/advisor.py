@@ -56,8 +56,12 @@ from companion.games.pivit_tiles.tiles import (
 
 # Trades the advisor looks ahead: the rulebook's two trade tokens.
 MAX_TRADES = 2
-# Seconds the solver may spend on one hand before it counts as "unknown".
+# Seconds the solver may spend on the hand itself, and on each hand after a
+# trade, before it counts as "unknown". The second is short: hands the solver
+# cannot decide in it are nearly always ones it cannot decide at all (20 s do
+# not help), or proofs of impossibility, which change no probability.
 DEFAULT_TIMEOUT = 2.0
+DEFAULT_TRADE_TIMEOUT = 0.5
 # Samples per candidate tile for an estimated p_two (spread over the first draws).
 DEFAULT_SAMPLES = 64
 # Largest number of second-trade hands enumerated for an exact p_two.
@@ -154,6 +158,7 @@ def advise(
     unseen: list[str] | None = None,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
+    trade_timeout: float | None = DEFAULT_TRADE_TIMEOUT,
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     exact_limit: int = EXACT_TWO_LIMIT,
@@ -161,14 +166,15 @@ def advise(
     """Whether `hand` can be arranged, and if not, every tile to trade ranked best first.
 
     `trades` is the trade tokens left (0, 1 or 2): with 1, p_two equals p_one.
-    `unseen` is as for `unseen_pile`. `timeout` is the solver's limit per hand
-    in seconds (None: no limit). `samples` and `seed` drive the p_two estimate, used when an
-    exact p_two would enumerate more than `exact_limit` hands. Ranking: p_two
-    (the chance within the trades left) to the whole percent, then p_one,
-    then the tile's notation.
-    Deterministic for a given seed. Raises AdviceError for an empty hand, a
-    hand or pile a box cannot hold, or trades outside 0..2; TileError for a
-    tile not in the tile set.
+    `unseen` is as for `unseen_pile`. `timeout` is the solver's limit in
+    seconds for the hand itself, `trade_timeout` for each hand after a trade
+    (None: no limit). `samples` and `seed` drive the p_two
+    estimate, used when an exact p_two would enumerate more than
+    `exact_limit` hands. Ranking: p_two (the chance within the trades left)
+    to the whole percent, then p_one, then the tile's notation. Deterministic
+    for a given seed (barring solver timeouts). Raises AdviceError for an
+    empty hand, a hand or pile a box cannot hold, or trades outside 0..2;
+    TileError for a tile not in the tile set.
     """
     started = time.perf_counter()
     ts = get_tileset(tileset)
@@ -180,6 +186,7 @@ def advise(
     judge = _Judge(ts, young, timeout)
     root = _key(hand, ts)
     root_playable = judge.playable(root)
+    judge.timeout = trade_timeout  # every other hand judged is one after a trade
     advice: list[TradeAdvice] = []
     exact = True
     if not root_playable and trades > 0:
@@ -592,8 +599,7 @@ class _SecondTrade:
       leave no tile of h1 - t2 + d2 without a possible line (the lonely-tile
       test, no solver call): it holds every playable draw. The rate is the
       share of such draws that are playable, from a seeded pilot of `PILOT`
-      pairs of draws over this candidate's first draws (with one success and
-      one failure added, so that a short pilot never scores 0 or 1). The
+      pairs of draws over this candidate's first draws (see `_Pilot`). The
       bound sees a hand that fails for want of partners; the rate sees one
       that fails for its structure.
 

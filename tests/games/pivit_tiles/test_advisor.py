@@ -206,7 +206,7 @@ def small_deals(draw):
 def test_small_hands_match_brute_force(deal):
     """Every p_one and every exact p_two equals full enumeration with the plain solver."""
     hand, unseen, young = deal
-    advice = advise(hand, young=young, unseen=unseen, timeout=None)
+    advice = advise(hand, young=young, unseen=unseen, timeout=None, trade_timeout=None)
     ref = Reference(young=young)
     assert advice.playable == ref.playable(hand)
     if advice.playable:
@@ -222,8 +222,25 @@ def test_small_hands_match_brute_force(deal):
     assert keys == sorted(keys)
 
 
+@settings(max_examples=40)
+@given(small_deals())
+def test_estimate_never_beats_best_play(deal):
+    """Forced to estimate, p_two is a policy's chance: at most the best play's, up to its noise."""
+    hand, unseen, young = deal
+    exact = advise(hand, young=young, unseen=unseen, timeout=None, trade_timeout=None)
+    estimate = advise(
+        hand, young=young, unseen=unseen, timeout=None, trade_timeout=None, exact_limit=0, samples=400
+    )
+    assert estimate.playable == exact.playable
+    best = {a.trade: a for a in exact.advice}
+    for a in estimate.advice:
+        assert a.p_one == best[a.trade].p_one
+        assert a.p_one <= a.p_two <= 1
+        assert a.p_two <= best[a.trade].p_two + 4 * a.p_two_stderr + 0.01
+
+
 def test_every_candidate_of_a_dealt_hand_matches_brute_force():
-    advice = advise(HAND_LONELY, trades=1, timeout=None)
+    advice = advise(HAND_LONELY, trades=1, timeout=None, trade_timeout=None)
     ref = Reference()
     pile = unseen_pile(HAND_LONELY)
     assert not advice.playable
@@ -234,7 +251,7 @@ def test_every_candidate_of_a_dealt_hand_matches_brute_force():
 
 def test_best_trade_matches_monte_carlo():
     """Soundness: 10,000 seeded draws with the plain solver agree within three standard errors."""
-    advice = advise(HAND_WILD, trades=1, timeout=None)
+    advice = advise(HAND_WILD, trades=1, timeout=None, trade_timeout=None)
     best = advice.advice[0]
     p = best.p_one
     assert 0.05 < p < 0.95  # a case where the simulation can disagree
@@ -280,8 +297,8 @@ def test_estimate_is_unbiased_with_the_stated_standard_error():
 
 
 def test_estimated_p_two_on_a_dealt_hand():
-    first = advise(HAND_LONELY, samples=32, seed=7, timeout=None)
-    again = advise(HAND_LONELY, samples=32, seed=7, timeout=None)
+    first = advise(HAND_LONELY, samples=32, seed=7, timeout=None, trade_timeout=None)
+    again = advise(HAND_LONELY, samples=32, seed=7, timeout=None, trade_timeout=None)
     assert first.advice == again.advice  # seeded: the same advice every time
     assert not first.p_two_exact
     for a in first.advice:
