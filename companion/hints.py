@@ -61,7 +61,7 @@ def hint(table, player: int, tiles: Any) -> dict[str, Any]:
     InputError (a bad hand, or one a box cannot hold).
     """
     from companion.games.pivit_tiles.advisor import AdviceError, advise
-    from companion.games.pivit_tiles.grid import grid_str
+    from companion.games.pivit_tiles.grid import grid_str, normalise
 
     tileset, young, _ = hint_rules(table)
     if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < len(table.players):
@@ -78,6 +78,9 @@ def hint(table, player: int, tiles: Any) -> dict[str, Any]:
         "tiles": len(hand),
         "playable": advice.playable,
         "grid": grid_str(advice.grid) if advice.grid is not None else None,
+        # The same arrangement as data, for drawing: 0-based row and column from the top-left.
+        "cells": None if advice.grid is None else [
+            {"row": r, "col": c, "tile": t} for (r, c), t in sorted(normalise(advice.grid).items())],
         "trades_left": trades,
         "advice": [a.to_json() for a in advice.advice],
         "p_two_exact": advice.p_two_exact,

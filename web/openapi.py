@@ -282,6 +282,10 @@ def document(server_url: str) -> dict[str, Any]:
                         "player": {"type": "integer"}, "tiles": {"type": "integer"},
                         "playable": {"type": "boolean"},
                         "grid": {"type": "string", "nullable": True},
+                        "cells": {"type": "array", "nullable": True, "items": {
+                            "type": "object", "properties": {"row": {"type": "integer"},
+                                                             "col": {"type": "integer"},
+                                                             "tile": {"type": "string"}}}},
                         "trades_left": {"type": "integer"},
                         "advice": {"type": "array", "items": {"type": "object", "properties": {
                             "trade": {"type": "string"}, "p_one": {"type": "number"}, "p_two": {"type": "number"},

@@ -27,13 +27,17 @@ def test_playable_hand_gets_an_arrangement(client, api):
     grid = parse_grid(body["grid"])
     assert sorted(grid.values()) == sorted(PLAYABLE)
     assert check_grid(grid).valid
+    # The same arrangement as data (what the phone draws), 0-based from the top-left.
+    cells = {(c["row"], c["col"]): c["tile"] for c in body["cells"]}
+    assert cells == grid and min(r for r, _ in cells) == 0 and min(c for _, c in cells) == 0
 
 
 def test_stuck_hand_gets_trade_advice_for_the_tokens_left(client, api):
     table = api.create(hints=True, tokens=1)
     api.act(table["id"], type="start-round")
     body = hint(client, table["id"], tiles=LONELY).get_json()
-    assert body["playable"] is False and body["grid"] is None and body["trades_left"] == 1
+    assert body["playable"] is False and body["grid"] is None and body["cells"] is None
+    assert body["trades_left"] == 1
     best = body["advice"][0]
     assert best["trade"] == "1R"
     assert 0 < best["p_one"] <= 1 and best["p_two"] == best["p_one"]  # one token: one trade
