@@ -111,7 +111,7 @@ def _register_errors(app: Flask) -> None:
 
     from companion.errors import InputError
     from companion.games.base import RuleError
-    from companion.store import StoreError
+    from companion.store import StoreError, StoreFull
     from companion.tables import NothingToUndo, TableNotFound, VersionConflict
     from companion.timer import TimerError
 
@@ -130,6 +130,7 @@ def _register_errors(app: Flask) -> None:
     app.register_error_handler(
         VersionConflict, lambda e: error(409, str(e), version=e.current, expected_version=e.expected))
     app.register_error_handler(StoreError, lambda e: error(503, f"the event log cannot be written: {e}"))
+    app.register_error_handler(StoreFull, lambda e: error(503, str(e)))
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

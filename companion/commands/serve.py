@@ -391,7 +391,7 @@ def run(args: argparse.Namespace) -> int:
     import signal
 
     from companion.config import load_config
-    from companion.store import EventStore, StoreError
+    from companion.store import EventStore, StoreError, private_dir
     from companion.tables import TableService
     from companion.timer import PageTimerOutput
 
@@ -400,7 +400,7 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= config.server.port <= 65535:
         raise InputError(f"--port {config.server.port}: a port is 0 to 65535")
     try:
-        config.data_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(config.data_dir)
     except OSError as exc:
         raise InputError(f"{config.data_dir}: cannot create the data directory ({exc.strerror})") from None
     lock = _lock_data_dir(config.data_dir)
