@@ -261,6 +261,18 @@ class EventStore:
                 raise
             self._full_at = None
 
+    def set_pin_hash(self, table_id: str, old: str, new: str) -> bool:
+        """Replace a table's stored PIN hash if it is still `old` (an upgrade). Raises StoreFull."""
+        with self._lock:
+            try:
+                changed = self._db.execute("UPDATE tables SET pin_hash = ? WHERE id = ? AND pin_hash = ?",
+                                           (new, table_id, old)).rowcount
+            except sqlite3.Error as exc:
+                self._failed(exc)
+                raise
+            self._full_at = None
+        return changed == 1
+
     def tables(self) -> list[TableRecord]:
         """Every table, oldest first."""
         with self._lock:

@@ -36,6 +36,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     HARDWARE        the serve command's Devices (simulated display, buttons, faults) for /api/devices
     CAMERA_CHECKS   a companion.camera_checks.CameraChecks (default: one with no camera; phones upload)
     MAX_PHOTO_BYTES the largest photo upload accepted (default 25 MiB; other requests keep the small cap)
+    PIN_ATTEMPTS, PIN_LOCKOUT_SECONDS  wrong PINs in a row that lock one address out of a table, and for how long
+    TABLE_PIN_ATTEMPTS, TABLE_PIN_WINDOW, TABLE_PIN_MAX_BACKOFF  wrong PINs looked at per table per window
+                    from all addresses together, and the longest rest of the PIN check after that (web.security)
     """
     app = Flask(__name__)
     app.config.from_mapping(
@@ -48,6 +51,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         START_TICKER=True,
         PIN_ATTEMPTS=5,
         PIN_LOCKOUT_SECONDS=30.0,
+        TABLE_PIN_ATTEMPTS=30,
+        TABLE_PIN_WINDOW=30.0,
+        TABLE_PIN_MAX_BACKOFF=3600.0,
         CAMERA_CHECKS=None,
         MAX_PHOTO_BYTES=25 * 1024 * 1024,
     )
