@@ -66,6 +66,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = config.server.max_request_bytes
     app.config.setdefault("HEARTBEAT_SECONDS", config.server.heartbeat_seconds)
     app.config.setdefault("MAX_STREAMS", config.server.max_streams)
+    app.config.setdefault("MAX_STREAMS_PER_CLIENT", config.server.max_streams_per_client)
     app.json.sort_keys = False
 
     service = app.config["TABLE_SERVICE"]
