@@ -127,3 +127,10 @@ def test_no_pin_in_any_log_or_in_the_database(client, service, caplog):
         assert pin not in logged  # ... without their PINs
     dump = "\n".join(sqlite3.connect(service.store.path).iterdump())
     assert "97531864" not in dump and "86420975" not in dump
+
+
+def test_the_pin_check_itself_never_takes_the_token_for_the_pin(client, api):
+    tid = api.create()["id"]
+    token = from_address(client, "10.0.0.3", f"/api/tables/{tid}/pin", pin=PIN).headers["X-Table-Token"]
+    # "Is this the PIN?" with a wrong PIN and a good token: no (a phone re-entering a PIN learns the truth).
+    assert from_address(client, "10.0.0.3", f"/api/tables/{tid}/pin", pin="0000", token=token).status_code == 403
