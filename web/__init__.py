@@ -36,6 +36,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     HARDWARE        the serve command's Devices (simulated display, buttons, faults) for /api/devices
     CAMERA_CHECKS   a companion.camera_checks.CameraChecks (default: one with no camera; phones upload)
     MAX_PHOTO_BYTES the largest photo upload accepted (default 25 MiB; other requests keep the small cap)
+    HEARTBEAT_SECONDS, MAX_STREAMS, MAX_STREAMS_PER_CLIENT  the live stream (default: the [server] config)
     PIN_ATTEMPTS, PIN_LOCKOUT_SECONDS  wrong PINs in a row that lock one address out of a table, and for how long
     TABLE_PIN_ATTEMPTS, TABLE_PIN_WINDOW, TABLE_PIN_MAX_BACKOFF  wrong PINs looked at per table per window
                     from all addresses together, and the longest rest of the PIN check after that (web.security)

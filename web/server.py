@@ -103,6 +103,10 @@ class Server:
         """Serve until `stop` is called; then let requests being served finish and close everything."""
         asyncio.run(self._main())
 
+    @property
+    def stopping(self) -> bool:
+        return self._stop_requested
+
     def stop(self) -> None:
         self._stop_requested = True
         loop, stopping = self.loop, self._stopping
@@ -400,15 +404,15 @@ class _Connection(asyncio.Protocol):
         try:
             if self.state == "closed":
                 return
-            environ = self._environ(request, body)
             try:
                 status, headers, chunks, live, wsgi_body = await self.loop.run_in_executor(
-                    server.executor, _call_app, server.app, environ)
+                    server.executor, _call_app, server.app, self._environ(request, body))
             except Exception:
-                log.exception("the app failed on %s %s", request.method, request.target)
-                status, headers, chunks, live, wsgi_body = _plain(500, "the service failed on this request")
-        except RuntimeError:  # the pool is shut down: the server is stopping
-            status, headers, chunks, live, wsgi_body = _plain(503, "the service is stopping")
+                if server.stopping:  # the worker threads are gone
+                    status, headers, chunks, live, wsgi_body = _plain(503, "the service is stopping")
+                else:
+                    log.exception("the app failed on %s %s", request.method, request.target)
+                    status, headers, chunks, live, wsgi_body = _plain(500, "the service failed on this request")
         finally:
             server.end_turn(self.client)
         self._release_body()

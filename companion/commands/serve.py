@@ -450,8 +450,7 @@ def run(args: argparse.Namespace) -> int:
         app.config["MAX_CONTENT_LENGTH"], app.config["MAX_PHOTO_BYTES"]) + 64 * 1024)
 
     def stop(signum, frame):
-        # End every open stream, let the requests being served finish, then leave the server loop.
-        service.stop_streams()
+        # The server ends every open stream, lets the requests being served finish, and returns.
         server.stop()
 
     signal.signal(signal.SIGTERM, stop)
