@@ -302,11 +302,12 @@ def pin_guessing(port: int, seconds: float, addresses: int) -> dict:
     sources = [f"127.0.200.{1 + i}" for i in range(addresses)]
     clients = [connect(port, a) for a in sources]
     counts = {"sent": 0, "looked_at": 0, "refused": 0, "found": None}
-    deadline = time.perf_counter() + seconds
+    start = time.perf_counter()
+    deadline = start + seconds
     n = 0
-    while time.perf_counter() < deadline and counts["found"] is None and n < 10_000:
+    while time.perf_counter() < deadline and counts["found"] is None:
         client = clients[n % addresses]
-        guess = f"{n:04d}"
+        guess = f"{n % 10_000:04d}"
         client.request("POST", f"/api/tables/{tid}/pin", body="{}",
                        headers={"Content-Type": "application/json", "X-Table-Pin": guess})
         response = client.getresponse()
@@ -322,7 +323,7 @@ def pin_guessing(port: int, seconds: float, addresses: int) -> dict:
         n += 1
     for client in clients:
         client.close()
-    return {**counts, "seconds": seconds, "addresses": addresses}
+    return {**counts, "seconds": time.perf_counter() - start, "addresses": addresses}
 
 
 def ms(values: list[float]) -> str:
