@@ -25,6 +25,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
 import secrets
 import threading
 import time
@@ -35,6 +36,7 @@ from urllib.parse import urlsplit
 from flask import Flask, current_app, g, jsonify, request
 
 UNSAFE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+_CREATED = re.compile(r"^(?:https?://[^/]+)?/api/tables/([^/?#]+)$")
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -192,12 +194,9 @@ def _headers(response):
 def _hand_out_token(response):
     """The table's token goes with every answer to the right PIN, and to the table's creator."""
     table_id = g.get("unlocked_table")
-    if table_id is None and request.endpoint == "api.create_table" and response.status_code == 201:
-        try:
-            endpoint, args = current_app.url_map.bind("").match(response.headers.get("Location", ""))
-        except Exception:
-            endpoint, args = None, {}
-        table_id = args.get("table_id") if endpoint == "api.get_table" else None
+    if table_id is None and request.method == "POST" and request.path == "/api/tables" and response.status_code == 201:
+        created = _CREATED.match(response.headers.get("Location", ""))  # the new table's address
+        table_id = created.group(1) if created else None
     if table_id is not None:
         response.headers[TableTokens.HEADER] = current_app.extensions["table_tokens"].token(table_id)
     return response
