@@ -91,6 +91,7 @@ class Server:
         self._stopping: asyncio.Event | None = None
         self._stop_requested = False
         self.connections: set[_Connection] = set()
+        self.tasks: set[asyncio.Task] = set()
         self._per_client: dict[str, int] = {}
         self._turns: dict[str, list] = {}  # client -> [semaphore, users]
         self._body_bytes: dict[str, int] = {}
@@ -376,7 +377,9 @@ class _Connection(asyncio.Protocol):
                 self._cancel_timer()
                 self.state = "busy"
                 self.transport.pause_reading()
-                self.loop.create_task(self._respond(self._request, bytes(self._body)))
+                task = self.loop.create_task(self._respond(self._request, bytes(self._body)))
+                self.server.tasks.add(task)  # the loop keeps only weak references to tasks
+                task.add_done_callback(self.server.tasks.discard)
                 self._body = bytearray()
                 return
             elif isinstance(event, h11.ConnectionClosed):
