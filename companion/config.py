@@ -45,14 +45,23 @@ def default_config_file(env: Mapping[str, str] | None = None) -> Path:
 
 @dataclass(frozen=True)
 class ServerConfig:
-    """How `companion serve` listens."""
+    """How `companion serve` listens, and what one client on the network may hold."""
 
     host: str = "0.0.0.0"
     port: int = DEFAULT_PORT
-    # Each phone's live stream holds one server thread while it is open, so the
-    # thread pool is the number of streams plus a few for ordinary requests.
-    max_streams: int = 64
-    threads: int = 0  # 0: max_streams + 8
+    # Live phone streams served at once (a game café: 15 tables of 4 to 8 phones,
+    # and their reloads). A stream holds no thread (see web.server).
+    max_streams: int = 256
+    # One address: streams and open connections at once. A phone's browser opens at
+    # most 6 connections to a server; these leave room for several phones behind
+    # one address (a shared Wi-Fi) while no single client can take every place.
+    max_streams_per_client: int = 8
+    max_connections_per_client: int = 32
+    # Connections in all (each is a file descriptor; the soft limit is raised to fit).
+    max_connections: int = 1024
+    # A connection that sends no complete request for this long is closed.
+    idle_seconds: float = 10.0
+    threads: int = 0  # worker threads for pages and API calls; 0: 8
     heartbeat_seconds: float = 15.0
     # The address printed and put in the QR code; empty: http://<LAN IP>:<port>/.
     public_url: str = ""
@@ -60,7 +69,7 @@ class ServerConfig:
 
     @property
     def worker_threads(self) -> int:
-        return self.threads or self.max_streams + 8
+        return self.threads or 8
 
 
 @dataclass(frozen=True)
@@ -102,6 +111,10 @@ _SERVER_TYPES: dict[str, tuple[type, ...]] = {
     "host": (str,),
     "port": (int,),
     "max_streams": (int,),
+    "max_streams_per_client": (int,),
+    "max_connections_per_client": (int,),
+    "max_connections": (int,),
+    "idle_seconds": (int, float),
     "threads": (int,),
     "heartbeat_seconds": (int, float),
     "public_url": (str,),
@@ -175,10 +188,14 @@ def parse_config(data: Mapping[str, Any], source: Path | None = None, env: Mappi
     server = ServerConfig(**typed("server", section("server"), _SERVER_TYPES))
     if not 0 < server.port < 65536:
         raise fail(f"[server] port must be between 1 and 65535, not {server.port}")
-    if server.max_streams < 1 or server.threads < 0:
-        raise fail("[server] max_streams must be at least 1 and threads 0 or more")
-    if server.threads and server.threads <= server.max_streams:
-        raise fail("[server] threads must be more than max_streams (each open stream holds a thread)")
+    if min(server.max_streams, server.max_streams_per_client, server.max_connections_per_client) < 1 \
+            or server.threads < 0:
+        raise fail("[server] max_streams, max_streams_per_client and max_connections_per_client must be "
+                   "at least 1, and threads 0 or more")
+    if server.max_connections < server.max_connections_per_client:
+        raise fail("[server] max_connections must be at least max_connections_per_client")
+    if not 0 < server.idle_seconds <= 3600:
+        raise fail("[server] idle_seconds must be between 0 and 3600")
     if server.heartbeat_seconds <= 0 or server.max_request_bytes < 1024:
         raise fail("[server] heartbeat_seconds must be positive and max_request_bytes at least 1024")
     if server.public_url and not server.public_url.startswith(("http://", "https://")):

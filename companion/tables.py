@@ -21,9 +21,10 @@ import json
 import logging
 import secrets
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Sequence
 
+from companion import pins
 from companion.devices import TimerOutput
 from companion.errors import InputError
 from companion.games import get_game
@@ -42,6 +43,12 @@ SERVICE_KEYS = frozenset({"action_id", "expected_version", "pin"})
 # Options that are the service's, not the engine's.
 SERVICE_OPTIONS = frozenset({"pin"})
 ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: ids are read aloud
+# Remembers a PIN once checked (in this process only), so that only the first check pays for scrypt.
+_MEMO_KEY = secrets.token_bytes(32)
+
+
+def _memo(pin: str) -> bytes:
+    return hmac.new(_MEMO_KEY, pin.encode(), hashlib.sha256).digest()
 
 
 class TableNotFound(LookupError):
@@ -59,11 +66,6 @@ class VersionConflict(Exception):
 
 class NothingToUndo(Exception):
     """Undo with no events, or redo with nothing undone."""
-
-
-def hash_pin(pin: str, salt: str) -> str:
-    """The stored form of a table PIN."""
-    return hmac.new(salt.encode(), pin.encode(), hashlib.sha256).hexdigest()
 
 
 def check_players(game: Game, players: Any) -> list[str]:
@@ -175,6 +177,8 @@ class Table:
         self.last_change: dict[str, Any] | None = None
         self.replay_problems: list[str] = []
         self._published: tuple[int, str] = (0, "")  # (version, serialised game part), swapped as one
+        self._known_pin: bytes | None = None  # _memo of the PIN once it was given right
+        self._watchers: list[Callable[[], None]] = []
         self._scores_cache: tuple[int, list] | None = None
 
     # -- reading --------------------------------------------------------------
@@ -188,10 +192,20 @@ class Table:
         return bool(self.game.finished(self.state))
 
     def check_pin(self, pin: Any) -> bool:
-        """True if `pin` is this table's PIN."""
+        """True if `pin` is this table's PIN.
+
+        The first right PIN is checked against the slow stored form; after that
+        the service knows it, and every check is fast.
+        """
         if not isinstance(pin, str) or len(pin) > 64:
             return False
-        return hmac.compare_digest(hash_pin(pin, self.record.pin_salt), self.record.pin_hash)
+        known = self._known_pin
+        if known is not None:
+            return hmac.compare_digest(_memo(pin), known)
+        if not pins.verify(pin, self.record.pin_salt, self.record.pin_hash):
+            return False
+        self._known_pin = _memo(pin)
+        return True
 
     def timer_json(self) -> dict[str, Any]:
         return self.countdown.to_json(self.clock.monotonic(), self.clock.time())
@@ -247,9 +261,29 @@ class Table:
         with self._cond:
             return self._cond.wait_for(lambda: self._published[0] != seen or self._closed, timeout)
 
+    def watch(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call `callback()` after every change and when the table closes; returns what stops it.
+
+        It runs on the thread that made the change, with the table locked: it
+        must only hand the news on (an event loop's call_soon_threadsafe).
+        """
+        with self._cond:
+            self._watchers = self._watchers + [callback]
+
+        def stop() -> None:
+            with self._cond:
+                self._watchers = [w for w in self._watchers if w is not callback]
+        return stop
+
     def _notify(self) -> None:
         with self._cond:
             self._cond.notify_all()
+            watchers = self._watchers
+        for callback in watchers:
+            try:
+                callback()
+            except Exception:  # a watcher's failure must never undo a committed change
+                log.exception("table %s: a watcher failed", self.id)
 
     def close(self) -> None:
         self._closed = True
@@ -363,6 +397,36 @@ class TableService:
             self._tables[record.id] = table
             if self.active_id is None or not table.finished:
                 self.active_id = record.id
+        self._pin_upgrade: threading.Thread | None = None
+        if any(pins.is_legacy(t.record.pin_hash) for t in self._tables.values()):
+            # scrypt is slow on a Pi: the service starts at once and wraps the old hashes meanwhile.
+            self._pin_upgrade = threading.Thread(target=self.upgrade_pins, name="companion-pin-upgrade", daemon=True)
+            self._pin_upgrade.start()
+
+    def upgrade_pins(self) -> int:
+        """Wrap every table's PIN hash of the older, fast form in scrypt; returns how many were upgraded.
+
+        Needs no PIN (see companion.pins). A table keeps answering its PIN
+        throughout. A failure (a full disk) is logged and tried again at the next start.
+        """
+        upgraded = 0
+        for table in list(self._tables.values()):
+            record = table.record
+            if self._stopping:
+                break
+            if not pins.is_legacy(record.pin_hash):
+                continue
+            stored = pins.upgrade(record.pin_hash, record.pin_salt)
+            try:
+                self.store.set_pin_hash(table.id, record.pin_hash, stored)
+            except Exception as exc:
+                log.warning("table %s: PIN hash not upgraded yet (%s)", table.id, exc)
+                continue
+            table.record = replace(record, pin_hash=stored)
+            upgraded += 1
+        if upgraded:
+            log.info("%d table PIN%s now stored with scrypt", upgraded, "s" if upgraded != 1 else "")
+        return upgraded
 
     # -- tables ---------------------------------------------------------------
 
@@ -401,16 +465,18 @@ class TableService:
             game.new_state(names, merged)
         except (OptionError, ValueError, TypeError) as exc:
             raise InputError(str(exc)) from None
-        salt = secrets.token_hex(8)
+        salt = pins.new_salt()
+        pin_hash = pins.hash_pin(pin, salt)
         now_ms = int(self.clock.time() * 1000)
         with self._lock:
             for _ in range(20):
                 table_id = "".join(secrets.choice(ID_ALPHABET) for _ in range(6))
                 if table_id not in self._tables and table_id not in self.unavailable:
                     break
-            record = TableRecord(table_id, game.id, names, merged, salt, hash_pin(pin, salt), now_ms)
+            record = TableRecord(table_id, game.id, names, merged, salt, pin_hash, now_ms)
             self.store.create_table(record)
             table = Table(record, game, self.clock)
+            table._known_pin = _memo(pin)
             with table.lock:
                 table.countdown = self._reconciled(table, Countdown(), table.state, "create")
                 if table.countdown.status != "idle":
@@ -420,7 +486,7 @@ class TableService:
                 table._publish()
             self._tables[table_id] = table
             self.active_id = table_id
-        log.info("table %s created: %s for %s, PIN %s", table_id, game.id, ", ".join(names), pin)
+        log.info("table %s created: %s for %s", table_id, game.id, ", ".join(names))  # never the PIN
         return table, pin
 
     def get(self, table_id: str) -> Table:
@@ -824,5 +890,7 @@ class TableService:
         self._wake_ticker()
         if self._ticker is not None:
             self._ticker.join(timeout=5)
+        if self._pin_upgrade is not None:
+            self._pin_upgrade.join(timeout=10)
         self.stop_streams()
         self.store.close()

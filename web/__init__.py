@@ -36,6 +36,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     HARDWARE        the serve command's Devices (simulated display, buttons, faults) for /api/devices
     CAMERA_CHECKS   a companion.camera_checks.CameraChecks (default: one with no camera; phones upload)
     MAX_PHOTO_BYTES the largest photo upload accepted (default 25 MiB; other requests keep the small cap)
+    HEARTBEAT_SECONDS, MAX_STREAMS, MAX_STREAMS_PER_CLIENT  the live stream (default: the [server] config)
+    PIN_ATTEMPTS, PIN_LOCKOUT_SECONDS  wrong PINs in a row that lock one address out of a table, and for how long
+    TABLE_PIN_ATTEMPTS, TABLE_PIN_WINDOW, TABLE_PIN_MAX_BACKOFF  wrong PINs looked at per table per window
+                    from all addresses together, and the longest rest of the PIN check after that (web.security)
     """
     app = Flask(__name__)
     app.config.from_mapping(
@@ -48,6 +52,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         START_TICKER=True,
         PIN_ATTEMPTS=5,
         PIN_LOCKOUT_SECONDS=30.0,
+        TABLE_PIN_ATTEMPTS=30,
+        TABLE_PIN_WINDOW=30.0,
+        TABLE_PIN_MAX_BACKOFF=3600.0,
         CAMERA_CHECKS=None,
         MAX_PHOTO_BYTES=25 * 1024 * 1024,
     )
@@ -60,6 +67,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = config.server.max_request_bytes
     app.config.setdefault("HEARTBEAT_SECONDS", config.server.heartbeat_seconds)
     app.config.setdefault("MAX_STREAMS", config.server.max_streams)
+    app.config.setdefault("MAX_STREAMS_PER_CLIENT", config.server.max_streams_per_client)
     app.json.sort_keys = False
 
     service = app.config["TABLE_SERVICE"]
@@ -111,7 +119,7 @@ def _register_errors(app: Flask) -> None:
 
     from companion.errors import InputError
     from companion.games.base import RuleError
-    from companion.store import StoreError
+    from companion.store import StoreError, StoreFull
     from companion.tables import NothingToUndo, TableNotFound, VersionConflict
     from companion.timer import TimerError
 
@@ -130,6 +138,7 @@ def _register_errors(app: Flask) -> None:
     app.register_error_handler(
         VersionConflict, lambda e: error(409, str(e), version=e.current, expected_version=e.expected))
     app.register_error_handler(StoreError, lambda e: error(503, f"the event log cannot be written: {e}"))
+    app.register_error_handler(StoreFull, lambda e: error(503, str(e)))
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

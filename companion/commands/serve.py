@@ -2,7 +2,9 @@
 
 One process owns everything that needs a single owner (the event log, the
 timer, GPIO, the serial link, the camera) and serves the pages and the API
-with waitress, a production WSGI server, with a thread per open phone stream.
+with web.server: one event loop holds every phone's connection and live
+stream, the Flask app runs in a few worker threads, and no client address
+can hold more than its share (see docs/api.md, "Limits per client").
 It prints the address by IP (Android phones cannot resolve `.local` names)
 and its QR code. Only the standard library is imported at module level.
 """
@@ -389,9 +391,10 @@ def _lock_data_dir(data_dir) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     import signal
+    from dataclasses import replace
 
     from companion.config import load_config
-    from companion.store import EventStore, StoreError
+    from companion.store import EventStore, StoreError, private_dir
     from companion.tables import TableService
     from companion.timer import PageTimerOutput
 
@@ -400,7 +403,7 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= config.server.port <= 65535:
         raise InputError(f"--port {config.server.port}: a port is 0 to 65535")
     try:
-        config.data_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(config.data_dir)
     except OSError as exc:
         raise InputError(f"{config.data_dir}: cannot create the data directory ({exc.strerror})") from None
     lock = _lock_data_dir(config.data_dir)
@@ -409,10 +412,9 @@ def run(args: argparse.Namespace) -> int:
     except StoreError as exc:
         raise InputError(str(exc)) from None
 
-    from waitress import create_server
-
     from web import create_app
     from web.qr import print_qr, service_url
+    from web.server import Limits, Server
 
     from companion.camera_checks import CameraChecks
 
@@ -421,44 +423,43 @@ def run(args: argparse.Namespace) -> int:
     camera_checks = CameraChecks()
     camera_checks.open_camera_in_background(dict(config.camera))
     service.outputs.extend(devices.outputs)
-    # The app needs the address, which with --port 0 is known only once bound.
-    app_box: list = []
-
-    def application(environ, start_response):
-        return app_box[0](environ, start_response)
-
+    threads = config.server.worker_threads
+    limits = Limits(
+        connections_per_client=config.server.max_connections_per_client,
+        connections=config.server.max_connections,
+        requests_per_client=max(1, threads // 2),
+        idle_seconds=config.server.idle_seconds,
+    )
     try:
-        server = create_server(
-            application, host=config.server.host, port=config.server.port,
-            threads=config.server.worker_threads,
-            # Every phone keeps a stream open; leave room for their page loads and API calls.
-            connection_limit=max(100, 2 * config.server.max_streams + 16),
-            channel_timeout=max(120, int(config.server.heartbeat_seconds * 4)),
-            ident="companion",
-        )
+        # The app needs the address, which with --port 0 is known only once bound.
+        server = Server(None, config.server.host, config.server.port, threads=threads, limits=limits)
     except OSError as exc:
         service.close()
         devices.close()
         raise InputError(f"cannot listen on {config.server.host}:{config.server.port}: {exc.strerror or exc}") from None
-    port = server.effective_port
+    port = server.port
     url = service_url(config.server.host, port, config.server.public_url)
-    app_box.append(create_app({
+    app = create_app({
         "TABLE_SERVICE": service, "COMPANION": config, "PUBLIC_URL": url,
         "DEVICES": devices.status, "HARDWARE": devices, "SIMULATED_DEVICES": lambda: not physical_timer(devices),
         "CAMERA_CHECKS": camera_checks,
-    }))
+    })
+    server.app = app
+    # The largest body any route takes (a photo), with room for a form's framing.
+    server.limits = replace(server.limits, max_body=max(
+        app.config["MAX_CONTENT_LENGTH"], app.config["MAX_PHOTO_BYTES"]) + 64 * 1024)
 
     def stop(signum, frame):
-        # Wake every open stream so its thread can finish, then leave the server loop.
-        service.stop_streams()
-        raise KeyboardInterrupt
+        # The server ends every open stream, lets the requests being served finish, and returns.
+        server.stop()
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     out = sys.stdout
     tables = service.tables()
     print(f"companion serve: {len(tables)} table{'s' if len(tables) != 1 else ''} in {config.data_dir}", file=out)
-    print(f"Listening on {config.server.host}:{port} with {config.server.worker_threads} threads", file=out)
+    print(f"Listening on {config.server.host}:{port} with {threads} threads "
+          f"(up to {config.server.max_streams} live phones)", file=out)
     print(f"Open {url}/ on a phone on the same network, or scan:", file=out)
     try:
         print_qr(url + "/", out)
@@ -470,7 +471,6 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        server.close()
         service.close()
         devices.close()
         camera_checks.close()

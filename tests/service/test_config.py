@@ -25,7 +25,7 @@ def test_no_file_means_defaults(tmp_path):
     assert config.server.port == 8080 and config.server.host == "0.0.0.0"
     assert config.data_dir == tmp_path / "d" / "companion"
     assert config.database == tmp_path / "d" / "companion" / "companion.db"
-    assert config.server.worker_threads == config.server.max_streams + 8
+    assert config.server.worker_threads == 8 and config.server.max_streams >= 200
 
 
 def test_the_default_file_is_read_when_present(tmp_path):
@@ -60,7 +60,10 @@ def test_overrides_from_the_command_line(tmp_path):
     ("[server]\nprot = 8080\n", "unknown key 'prot' in [server]"),
     ("[sever]\nport = 8080\n", "unknown key 'sever'"),
     ("server = 3\n", "[server] must be a table"),
-    ("[server]\nthreads = 10\nmax_streams = 20\n", "threads must be more than max_streams"),
+    ("[server]\nthreads = -1\n", "threads 0 or more"),
+    ("[server]\nmax_streams_per_client = 0\n", "max_streams_per_client"),
+    ("[server]\nmax_connections = 4\n", "max_connections must be at least max_connections_per_client"),
+    ("[server]\nidle_seconds = 0\n", "idle_seconds"),
     ("[server]\npublic_url = \"192.168.1.2\"\n", "http://"),
     ("[server]\nheartbeat_seconds = 0\n", "heartbeat_seconds"),
     ("[timer]\ndefault_seconds = 0\n", "default_seconds"),

@@ -31,10 +31,40 @@
     get(key) { try { return localStorage.getItem('companion:' + key); } catch (e) { return null; } },
     set(key, value) {
       try {
-        if (value === null || value === undefined) localStorage.removeItem('companion:' + key);
-        else localStorage.setItem('companion:' + key, value);
+        if (value === null || value === undefined) {
+          localStorage.removeItem('companion:' + key);
+          // Forgetting a table's PIN forgets its token too (see the table token below).
+          if (key.startsWith('pin:')) localStorage.removeItem('companion:token:' + key.slice(4));
+        } else localStorage.setItem('companion:' + key, value);
       } catch (e) { /* private mode: nothing is remembered */ }
     },
+  };
+
+  // The table token. The service answers the right PIN (and a new table) with X-Table-Token;
+  // every later call for that table sends it back, so someone guessing PINs, which makes the
+  // service stop looking at PINs for a while, never stops a phone that is already unlocked.
+  // Like the PIN it is a header, never a cookie. Done here, once, for every fetch of the pages.
+  const pageFetch = window.fetch.bind(window);
+  window.fetch = async function (input, init) {
+    const url = new URL(typeof input === 'string' ? input : input.url, window.location.href);
+    const own = url.origin === window.location.origin;
+    const match = own && url.pathname.match(/^\/api\/tables\/([^/]+)/);
+    let tableId = match ? decodeURIComponent(match[1]) : null;
+    const token = tableId && storage.get('token:' + tableId);
+    if (token && !url.pathname.endsWith('/pin')) { // POST .../pin always checks the PIN itself
+      init = Object.assign({}, init);
+      const headers = new Headers(init.headers || (typeof input === 'string' ? undefined : input.headers));
+      headers.set('X-Table-Token', token);
+      init.headers = headers;
+    }
+    const response = await pageFetch(input, init);
+    const given = own && response.headers.get('X-Table-Token');
+    if (given) {
+      const created = (response.headers.get('Location') || '').match(/^\/api\/tables\/([^/]+)$/);
+      if (created) tableId = decodeURIComponent(created[1]);
+      if (tableId) storage.set('token:' + tableId, given);
+    }
+    return response;
   };
 
   class ApiError extends Error {
