@@ -11,6 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
+# A tile read with a confidence below this is "not sure": the annotated picture marks
+# it, the CLI names it and the phone asks the player to confirm it with a tap. Set
+# from the evaluation sets (docs/vision.md): no tile at or above it may be wrong.
+SURE_AT = 0.25
+
+
 @dataclass(frozen=True)
 class DecodeConfig:
     """Reading image bytes with bounded memory."""
