@@ -44,6 +44,9 @@ class FindConfig:
     min_fill: float = 0.2  # design area / bounding-box area; thin slivers are gaps between tiles
     close_margins: bool = True  # mend breaks of a pixel or two in the black margin around a design
     min_relative_area: float = 0.15  # of the larger designs' area; smaller holes are glare or dirt
+    face_radius: float = 2.2  # standard deviations of a design: within this, a tile's face is all around it
+    min_face: float = 0.85  # dark share of that face for a hole to count as a design (tile_evidence)
+    max_asymmetry: float = 0.3  # four-fold asymmetry of a design's outline (tile_evidence)
 
 
 @dataclass(frozen=True)
