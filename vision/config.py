@@ -61,6 +61,7 @@ class LatticeConfig:
     min_design_area: float = 0.05  # of a cell
     min_tileness: float = 0.6  # dark share of a found tile's face (see lattice.tileness)
     min_added_tileness: float = 0.75  # the same for a tile whose design was not a clean hole
+    min_face_band: float = 0.8  # dark share of the band inside a tile's edge (see lattice.face_band)
 
 
 @dataclass(frozen=True)

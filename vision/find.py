@@ -88,6 +88,20 @@ def dark_masks(image, config: FindConfig):
     return loose.astype(np.uint8), strict.astype(np.uint8)
 
 
+def colour_mask(image, strict):
+    """`strict` with colourful pixels taken out: a dark paint (a deep green under a dim lamp, on a
+    light board) is still colourful while the black face is grey, so its design is a hole here.
+
+    Only for designs found nowhere else: JPEG keeps colour at half resolution,
+    and its bleed can open a thin black margin.
+    """
+    import cv2
+
+    blue, green, red = cv2.split(image)
+    chroma = cv2.subtract(cv2.max(cv2.max(blue, green), red), cv2.min(cv2.min(blue, green), red))
+    return (strict.astype(bool) & (chroma < 40)).astype("uint8")
+
+
 def _holes(dark, config: FindConfig):
     """(centres, areas, boxes) of the design-like holes in a dark mask."""
     import cv2
@@ -162,6 +176,26 @@ def _merge_holes(loose, strict):
             np.array(shapes, np.float64))
 
 
+def _add_new_holes(found, more):
+    """`found` plus the holes of `more` whose box holds no hole already found."""
+    import numpy as np
+
+    centres, areas, boxes, shapes = (list(a) for a in found)
+    have = np.array(centres) if centres else np.zeros((0, 2))
+    for c, a, b, sh in zip(*more):
+        x, y, w, h = b
+        if len(have) and ((have[:, 0] >= x) & (have[:, 0] <= x + w) & (have[:, 1] >= y) & (have[:, 1] <= y + h)).any():
+            continue
+        centres.append(c)
+        areas.append(a)
+        boxes.append(b)
+        shapes.append(sh)
+    if not centres:
+        return _none()
+    return (np.array(centres, np.float64), np.array(areas, np.float64), np.array(boxes, np.int64),
+            np.array(shapes, np.float64))
+
+
 def find_tiles(image, config: FindConfig | None = None) -> Candidates:
     """Candidate tile centres in a BGR image. Raises NoTilesError if there are none."""
     import numpy as np
@@ -171,14 +205,18 @@ def find_tiles(image, config: FindConfig | None = None) -> Candidates:
     centres, areas, boxes, shapes = _holes(loose, cfg)
     if strict is not loose:
         centres, areas, boxes, shapes = _merge_holes((centres, areas, boxes, shapes), _holes(strict, cfg))
-    if len(areas):
-        # Designs differ in area by a factor of about two; specks of glare are far smaller.
-        keep = areas >= cfg.min_relative_area * np.percentile(areas, 90)
-        centres, areas, boxes, shapes = centres[keep], areas[keep], boxes[keep], shapes[keep]
+        centres, areas, boxes, shapes = _add_new_holes((centres, areas, boxes, shapes),
+                                                       _holes(colour_mask(image, strict), cfg))
     if not len(areas):
         raise NoTilesError("no tiles found: hold the camera over the grid so the black tiles show against the table")
     face, asymmetry = tile_evidence(loose, strict, centres, shapes, cfg)
     trusted = (face >= cfg.min_face) & (asymmetry <= cfg.max_asymmetry)
+    # Designs differ in area by a factor of about two; specks of glare are far smaller.
+    # (Measured on the holes that look like designs: a printed board's squares are larger.)
+    reference = areas[trusted] if trusted.any() else areas
+    keep = areas >= cfg.min_relative_area * np.percentile(reference, 90)
+    centres, areas, boxes, shapes = centres[keep], areas[keep], boxes[keep], shapes[keep]
+    face, asymmetry, trusted = face[keep], asymmetry[keep], trusted[keep]
     return Candidates(centres=centres, areas=areas, boxes=boxes, dark=loose, strict=strict, shapes=shapes,
                       face=face, asymmetry=asymmetry, trusted=trusted)
 
@@ -193,8 +231,9 @@ def tile_evidence(loose, strict, centres, shapes, config: FindConfig):
 
     - face: the dark share of what is not the design within `face_radius`
       standard deviations of its middle, which lies on the tile's black face
-      for every design. A square of a printed board, between thin lines, or
-      the bowl of a printed letter, does not have a black face around it.
+      for every design, on its least dark side (of eight). A square of a
+      printed board, between lines, or the bowl of a printed letter, does not
+      have a black face all round it.
     - asymmetry: the parts of the design's outline (its farthest reach by
       angle) that a four-fold symmetric shape does not have, against its
       mean reach: near 0 for the six designs, large for a letter or a digit.
@@ -244,11 +283,20 @@ def _evidence(dark, centre, shape, radius: float):
     inverse = np.linalg.inv(cov)
     distance2 = inverse[0, 0] * dx * dx + 2 * inverse[0, 1] * dx * dy + inverse[1, 1] * dy * dy
     around = (distance2 <= radius * radius) & ~hole
-    face = float(roi[around].mean()) if around.any() else 0.0
-    # The outline's farthest reach by angle, in the whitened frame.
+    if not around.any():
+        return 0.0, 9.0
     whiten = vectors @ np.diag(1 / np.sqrt(values)) @ vectors.T
-    wx = whiten[0, 0] * dx[hole] + whiten[0, 1] * dy[hole]
-    wy = whiten[1, 0] * dx[hole] + whiten[1, 1] * dy[hole]
+    # The face must be dark on every side: a board's square with tiles on three
+    # sides is ringed by black there, but only by a printed line on the fourth.
+    ax = whiten[0, 0] * dx + whiten[0, 1] * dy
+    ay = whiten[1, 0] * dx + whiten[1, 1] * dy
+    sector = ((np.arctan2(ay, ax) + math.pi) / (2 * math.pi) * 8).astype(np.int64) % 8
+    dark_by_sector = np.bincount(sector[around], weights=roi[around].astype(np.float64), minlength=8)
+    count_by_sector = np.bincount(sector[around], minlength=8)
+    shares = dark_by_sector[count_by_sector > 0] / count_by_sector[count_by_sector > 0]
+    face = float(shares.min())
+    # The outline's farthest reach by angle, in the whitened frame.
+    wx, wy = ax[hole], ay[hole]
     bins = ((np.arctan2(wy, wx) + math.pi) / (2 * math.pi) * 32).astype(np.int64) % 32
     reach_by_angle = np.zeros(32)
     np.maximum.at(reach_by_angle, bins, np.hypot(wx, wy))

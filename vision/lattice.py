@@ -35,7 +35,8 @@ from vision.errors import LatticeError
 from vision.find import Candidates
 
 Cell = tuple[int, int]
-MAX_PERSPECTIVE = 0.02  # change of scale per cell the homography may have
+MAX_PERSPECTIVE = 0.02  # change of scale per cell the flat fit's homography may have
+GROW_TOLERANCE = 0.4  # a design this far from where its cell is predicted, in steps, is not taken
 
 
 @dataclass
@@ -95,7 +96,9 @@ def fit_lattice(candidates: Candidates, config: LatticeConfig | None = None) -> 
         lattice = _fit_perspective(candidates, cfg)
     if lattice is None:
         lattice = _fit_flat(pts, edges, cfg)
-    lattice, kept = _settle(lattice, pts, cfg, perspective=len(pts) >= 2 and candidates.shapes is not None)
+    trusted = getattr(candidates, "trusted", None)
+    lattice, kept = _settle(lattice, pts, cfg, perspective=len(pts) >= 2 and candidates.shapes is not None,
+                            trusted=trusted)
     lattice = _upright(lattice, pts, kept, cfg)
     grid = lattice.to_lattice(pts[kept])
     cells = np.rint(grid)
@@ -123,8 +126,13 @@ def _fit_flat(pts, edges, cfg: LatticeConfig) -> Lattice:
     return Lattice(homography, pitch, angle)
 
 
-def _settle(lattice: Lattice, pts, cfg: LatticeConfig, perspective: bool) -> tuple[Lattice, list[int]]:
-    """Round every centre to its cell and refit the map to them, a few times; the centres kept."""
+def _settle(lattice: Lattice, pts, cfg: LatticeConfig, perspective: bool, trusted=None) -> tuple[Lattice, list[int]]:
+    """Round every centre to its cell and refit the map to them, a few times; the centres kept.
+
+    The map is refitted to the trusted centres only (designs ringed by a black
+    face) when there are enough of them: a printed square between tiles may
+    sit near a node, but must not pull the grid towards itself.
+    """
     import numpy as np
 
     kept: list[int] = []
@@ -135,10 +143,15 @@ def _settle(lattice: Lattice, pts, cfg: LatticeConfig, perspective: bool) -> tup
         kept = _one_per_cell(cells, resid, cfg.max_residual)
         if not kept:
             raise LatticeError("the tiles do not sit on a square grid")
+        fit = kept
+        if trusted is not None:
+            sure = [k for k in kept if trusted[k]]
+            if len(sure) >= 2:
+                fit = sure
         if perspective:
-            fitted = _fit_projective(cells[kept], pts[kept], lattice.homography)
+            fitted = _fit_projective(cells[fit], pts[fit], lattice.homography)
         else:
-            fitted = _fit_map(cells[kept], pts[kept], lattice.homography)
+            fitted = _fit_map(cells[fit], pts[fit], lattice.homography)
         if fitted is not None:
             lattice.homography = fitted
     grid = lattice.to_lattice(pts)
@@ -238,37 +251,83 @@ def _grow_from(a: int, idx, P, norm, nearest, frames, cfg: LatticeConfig):
     rot = np.array([[math.cos(theta), -math.sin(theta)], [math.sin(theta), math.cos(theta)]])
     basis = w_inv @ rot * d  # columns: one column step, one row step, in pixels
     assigned: dict[tuple[int, int], int] = {(0, 0): a}
-    used = {a}
-    queue = [(0, 0)]
+    used = np.zeros(len(P), bool)
+    used[a] = True
     model = None
-    while queue:
-        cell = queue.pop(0)
-        here = assigned[cell]
-        for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            for reach in (1, 2):
-                target = (cell[0] + dr * reach, cell[1] + dc * reach)
-                if target in assigned:
-                    break
-                step = _predicted_step(model, basis, cell, (dr * reach, dc * reach))
-                guess = P[here] + step
-                tolerance = 0.3 * np.linalg.norm(step) / reach
-                dist = np.linalg.norm(P - guess, axis=1)
-                for u in used:
-                    dist[u] = np.inf
-                b = int(np.argmin(dist))
-                if dist[b] < tolerance:
-                    assigned[target] = b
-                    used.add(b)
-                    queue.append(target)
-                    refitted = _growth_model(assigned, P, frames, idx)
-                    if refitted is not None:
-                        model = refitted
-                    break
+    # Best first: of every step from a tile found to a neighbouring cell (or the next but
+    # one, across a gap), take the one whose design lies nearest its prediction, then
+    # predict again with the map refitted. A printed mark near a cell is taken only if
+    # nothing fits better, by which time the map is sure enough to see it is off.
+    while True:
+        best = None
+        for cell, here in assigned.items():
+            for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                for reach in (1, 2):
+                    target = (cell[0] + dr * reach, cell[1] + dc * reach)
+                    if target in assigned:
+                        break
+                    step = _line_step(assigned, P, cell, (dr, dc), reach)
+                    if step is None:
+                        step = _predicted_step(model, basis, cell, (dr * reach, dc * reach))
+                    guess = P[here] + step
+                    scale = np.linalg.norm(step) / reach
+                    dist = np.linalg.norm(P - guess, axis=1)
+                    dist[used] = np.inf
+                    b = int(np.argmin(dist))
+                    error = dist[b] / max(scale, 1e-9)
+                    if error < GROW_TOLERANCE and (best is None or error < best[0]):
+                        best = (error, target, b)
+                    if reach == 1 and error < GROW_TOLERANCE:
+                        break  # the neighbour is there: no need to look across a gap
+        if best is None:
+            break
+        _, target, b = best
+        assigned[target] = b
+        used[b] = True
+        refitted = _growth_model(assigned, P, frames, idx)
+        if refitted is not None:
+            model = refitted
     if len(assigned) < 2:
         return None
     h = model if model is not None else _similarity_from_basis(assigned, P, basis)
     lattice = Lattice(h, float(np.sqrt(abs(np.linalg.det(basis)))), 0.0)
     return lattice, assigned
+
+
+def _line_step(assigned, P, cell, direction, reach: int):
+    """Pixels from the tile at `cell` to the cell `reach` steps along `direction`, from the tiles
+    already on that line: a line of tiles in perspective is a 1-D projective map, fixed by three
+    of its tiles; with two, the next step repeats the last. None with fewer."""
+    import numpy as np
+
+    dr, dc = direction
+    line = []
+    for t in range(-12, 1):
+        other = (cell[0] + dr * t, cell[1] + dc * t)
+        if other in assigned:
+            line.append((float(t), P[assigned[other]]))
+    if len(line) < 2:
+        return None
+    here = P[assigned[cell]]
+    if len(line) == 2:
+        (t0, p0), (t1, p1) = line
+        return (p1 - p0) / (t1 - t0) * reach
+    # p(t) = (A t + B) / (c t + 1): linear in A, B, c.
+    rows, rhs = [], []
+    for t, p in line:
+        for axis in range(2):
+            row = np.zeros(5)
+            row[axis] = t
+            row[2 + axis] = 1.0
+            row[4] = -t * p[axis]
+            rows.append(row)
+            rhs.append(p[axis])
+    sol, *_ = np.linalg.lstsq(np.array(rows), np.array(rhs), rcond=None)
+    a, b, c = sol[0:2], sol[2:4], sol[4]
+    denominator = c * reach + 1
+    if denominator <= 0.2:
+        return None
+    return (a * reach + b) / denominator - here
 
 
 def _predicted_step(model, basis, cell, delta):
@@ -698,6 +757,22 @@ def tileness(dark, lattice: Lattice, cell: Cell, offset=(0.0, 0.0), size: int = 
     return face, float(1.0 - patch[middle].mean())
 
 
+def face_band(dark, lattice: Lattice, cell: Cell, offset=(0.0, 0.0), size: int = 32) -> float:
+    """Dark share of a band just inside the tile's edge, all the way round.
+
+    A tile's black face runs unbroken round its edge (a diamond's tips barely
+    touch it); a square of a printed board, even between thick lines, is
+    light there, and so is bare table.
+    """
+    import numpy as np
+
+    patch = cell_patch(dark * 255, lattice, cell, size, border=(lattice.tile - 1) / 2, offset=offset).astype(np.float32) / 255.0
+    k = np.abs(np.arange(size) + 0.5 - size / 2) / (size / 2)
+    ring = np.maximum(k[None, :], k[:, None])
+    band = (ring > 0.82) & (ring < 0.95)
+    return float(patch[band].mean())
+
+
 def verify_tiles(candidates: Candidates, lattice: Lattice, kept: list[int], config: LatticeConfig | None = None) -> list[TileCell]:
     """The tiles of the grid: found centres whose cell is a dark tile, plus tiles the holes missed.
 
@@ -710,10 +785,11 @@ def verify_tiles(candidates: Candidates, lattice: Lattice, kept: list[int], conf
     dark = candidates.dark
     strict = candidates.strict if candidates.strict is not None else dark
     grid = lattice.to_lattice(candidates.centres[kept])
-    area_of_cell = lattice.pitch**2
     tiles: dict[Cell, TileCell] = {}
     for k, idx in enumerate(kept):
         cell = lattice.cells[k]
+        # The cell's own area in the photo: in perspective the near cells are larger.
+        area_of_cell = abs(float(np.linalg.det(_jacobian(lattice.homography, cell[1], cell[0]))))
         share = candidates.areas[idx] / area_of_cell
         if not cfg.min_design_area <= share <= cfg.max_design_area:
             continue
@@ -721,6 +797,9 @@ def verify_tiles(candidates: Candidates, lattice: Lattice, kept: list[int], conf
         ring, _ = tileness(dark, lattice, cell, offset)
         if ring < cfg.min_tileness:
             continue
+        trusted = candidates.trusted is None or bool(candidates.trusted[idx])
+        if not trusted and face_band(dark, lattice, cell, offset) < cfg.min_face_band:
+            continue  # a hole on the grid without a tile's black face round it: print, not a tile
         tiles[cell] = TileCell(cell, offset, True)
     if not tiles:
         raise LatticeError("no tiles found: the dark shapes in the photo are not tiles with designs")
@@ -748,7 +827,8 @@ def verify_tiles(candidates: Candidates, lattice: Lattice, kept: list[int], conf
                 face, _ = tileness(dark, lattice, cell, offset)
                 # The middle from the strict mask, where a dark paint is not taken for face.
                 _, middle = tileness(strict, lattice, cell, offset)
-                if face >= cfg.min_added_tileness and middle >= 0.5:
+                if face >= cfg.min_added_tileness and middle >= 0.5 and \
+                        face_band(dark, lattice, cell, offset) >= cfg.min_face_band:
                     tiles[cell] = TileCell(cell, offset, False)
                     frontier.add(cell)
                     break
