@@ -222,20 +222,109 @@ def _fit_perspective(candidates: Candidates, cfg: LatticeConfig) -> Lattice | No
     near = norm <= 1.3 * nearest[:, None]
     count = near.sum(axis=1)
     middle = np.median(P, axis=0)
-    order = sorted(range(len(idx)), key=lambda a: (-int(count[a]), float(np.linalg.norm(P[a] - middle))))
-    best: Lattice | None = None
-    best_size = 0
-    for a in order[:3]:
-        grown = _grow_from(a, idx, P, norm, nearest, frames, cfg)
-        if grown is not None and len(grown[1]) > best_size:
-            best, best_size = grown[0], len(grown[1])
-        if best_size >= 0.8 * len(idx):
+    outlines = _single_outlines(candidates)
+    # Grow one group of touching tiles after another (a photo may hold several), each
+    # from its most surrounded design, then put them on one lattice.
+    free = np.ones(len(idx), bool)
+    groups: list[tuple[Lattice, dict]] = []
+    while free.sum() >= 2:
+        order = sorted(np.nonzero(free)[0], key=lambda a: (-int(count[a]), float(np.linalg.norm(P[a] - middle))))
+        best = None
+        for a in order[:3]:
+            grown = _grow_from(int(a), idx, P, norm, nearest, frames, cfg, free, outlines)
+            if grown is not None and (best is None or len(grown[1]) > len(best[1])):
+                best = grown
+            if best is not None and len(best[1]) >= 0.8 * free.sum():
+                break
+        if best is None:
             break
-    return best
+        groups.append(best)
+        for k in best[1].values():
+            free[k] = False
+    if not groups:
+        return None
+    groups.sort(key=lambda g: -len(g[1]))
+    lattice, assigned = groups[0]
+    for _, other in groups[1:]:
+        joined = _join(lattice, assigned, other, P, frames, idx)
+        if joined is not None:
+            lattice, assigned = joined
+    return lattice
 
 
-def _grow_from(a: int, idx, P, norm, nearest, frames, cfg: LatticeConfig):
-    """(lattice, {cell: point}) grown from point `a` (an index into P), or None."""
+def _single_outlines(candidates: Candidates) -> dict:
+    """{candidate: outline polygon} for each dark blob that holds one design only (a lone tile)."""
+    import cv2
+    import numpy as np
+
+    contours, _ = cv2.findContours(candidates.dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    pts = candidates.centres
+    out = {}
+    for contour in contours:
+        x, y, w, h = cv2.boundingRect(contour)
+        inside = np.nonzero((pts[:, 0] >= x) & (pts[:, 0] <= x + w) & (pts[:, 1] >= y) & (pts[:, 1] <= y + h))[0]
+        held = [int(i) for i in inside if cv2.pointPolygonTest(contour, (float(pts[i, 0]), float(pts[i, 1])), False) > 0]
+        if len(held) != 1:
+            continue
+        area = cv2.contourArea(contour)
+        if area < 1.2 * candidates.areas[held[0]]:
+            continue
+        out[held[0]] = cv2.approxPolyDP(contour, max(1.0, 0.02 * math.sqrt(area)), True)[:, 0, :].astype(np.float64)
+    return out
+
+
+def _join(lattice: Lattice, assigned: dict, other: dict, P, frames, idx):
+    """(lattice, cells) with the group `other` (its own cells) put on `lattice`, or None if it does not fit.
+
+    The group's cells are turned by the quarter turn and moved by the whole
+    number of cells that bring them nearest where the lattice's map puts its
+    designs; the map is then refitted to both groups together, which fixes
+    the perspective better than either alone.
+    """
+    import numpy as np
+
+    cells = np.array([(c, r) for (r, c) in other], np.float64)
+    points = np.array([P[k] for k in other.values()], np.float64)
+    seen = lattice.to_lattice(points)
+    # The map from one group alone may be off by a fraction of a cell that far away:
+    # try the nearby placements and keep the one both groups fit best together.
+    best = None
+    for k in range(4):
+        a = k * math.pi / 2
+        turn = np.array([[round(math.cos(a)), -round(math.sin(a))], [round(math.sin(a)), round(math.cos(a))]])
+        turned = cells @ turn.T
+        centre = np.rint(np.median(seen - turned, axis=0))
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                placed = turned + centre + (dx, dy)
+                if np.linalg.norm(seen - placed, axis=1).mean() > 1.0:
+                    continue
+                merged = dict(assigned)
+                clash = False
+                for (col, row), index in zip(placed, other.values()):
+                    key = (int(row), int(col))
+                    if key in merged:
+                        clash = True
+                        break
+                    merged[key] = index
+                if clash:
+                    continue
+                model = _growth_model(merged, P, frames, idx)
+                if model is None:
+                    continue
+                grid = np.array([(c, r) for (r, c) in merged], np.float64)
+                pts = np.array([P[i] for i in merged.values()], np.float64)
+                fitted = Lattice(model, lattice.pitch, 0.0).to_lattice(pts)
+                resid = float(np.linalg.norm(fitted - grid, axis=1).max())
+                if best is None or resid < best[0]:
+                    best = (resid, model, merged)
+    if best is None or best[0] > 0.3:
+        return None
+    return Lattice(best[1], lattice.pitch, 0.0), best[2]
+
+
+def _grow_from(a: int, idx, P, norm, nearest, frames, cfg: LatticeConfig, free=None, outlines=None):
+    """(lattice, {cell: point}) grown from point `a` (an index into P) over the `free` points, or None."""
     import numpy as np
 
     w, w_inv = frames[int(idx[a])]
@@ -243,15 +332,29 @@ def _grow_from(a: int, idx, P, norm, nearest, frames, cfg: LatticeConfig):
     vecs = (P[neighbours] - P[a]) @ w.T
     phi = np.arctan2(vecs[:, 1], vecs[:, 0])
     theta = math.atan2(np.sin(4 * phi).sum(), np.cos(4 * phi).sum()) / 4
+    outline = (outlines or {}).get(int(idx[a]))
+    if outline is not None:
+        # The tile's own edges say which way the grid runs: its designs cannot (a
+        # square is a diamond turned), and its nearest neighbours may be diagonal.
+        seg = (np.roll(outline, -1, axis=0) - outline) @ w.T
+        length = np.hypot(seg[:, 0], seg[:, 1])
+        angle = np.arctan2(seg[:, 1], seg[:, 0])
+        edges = math.atan2((length * np.sin(4 * angle)).sum(), (length * np.cos(4 * angle)).sum()) / 4
+        apart = abs((edges - theta + math.pi / 4) % (math.pi / 2) - math.pi / 4)
+        if apart > math.radians(30):
+            theta = edges  # the neighbours found are diagonal ones
     off_axis = np.abs(((phi - theta) + math.pi / 4) % (math.pi / 2) - math.pi / 4)
     steps = np.linalg.norm(vecs, axis=1)[off_axis < math.radians(20)]
     if not len(steps):
-        return None
+        diagonal = np.linalg.norm(vecs, axis=1)[off_axis > math.radians(25)]
+        if not len(diagonal):
+            return None
+        steps = diagonal / math.sqrt(2)
     d = float(np.median(steps))
     rot = np.array([[math.cos(theta), -math.sin(theta)], [math.sin(theta), math.cos(theta)]])
     basis = w_inv @ rot * d  # columns: one column step, one row step, in pixels
     assigned: dict[tuple[int, int], int] = {(0, 0): a}
-    used = np.zeros(len(P), bool)
+    used = np.zeros(len(P), bool) if free is None else ~free
     used[a] = True
     model = None
     # Best first: of every step from a tile found to a neighbouring cell (or the next but
