@@ -275,9 +275,9 @@ class Table:
             "can_redo": bool(fold.undone),
             "undo_event": fold.events[-1] if fold.events else None,
             "redo_event": fold.undone[-1][0] if fold.undone else None,
-            # The same two events as a sentence for the players ("Ann marked Cy's grid wrong").
-            "undo_text": describe_event(self.game, fold.events[-1], self.players) if fold.events else None,
-            "redo_text": describe_event(self.game, fold.undone[-1][0], self.players) if fold.undone else None,
+            # The same two events as the game says them ("Ann marked Cy's grid wrong"), if it does.
+            "undo_text": game_sentence(self.game, fold.events[-1], self.players) if fold.events else None,
+            "redo_text": game_sentence(self.game, fold.undone[-1][0], self.players) if fold.undone else None,
             "created_ms": self.record.created_ms,
             "finished_ms": self.finished_ms,
             "last_change": self.last_change,
@@ -348,15 +348,25 @@ class Table:
             return steps
 
 
-def describe_event(game: Game, event: dict[str, Any], players: Sequence[str]) -> str:
-    """An event as a sentence for the players, with who did it to whom right.
+def game_sentence(game: Game, event: dict[str, Any], players: Sequence[str]) -> str | None:
+    """An event as the game says it (companion.games.base.DescribedGame), or None if it does not.
 
-    The game's own `describe(event, players)` says it when it can (see
-    companion.games.base.DescribedGame); otherwise a plain sentence from the
-    event's type, its player and `by`, the player whose phone tapped.
+    The service's own `timer-cancelled` always has a sentence.
     """
     describe = getattr(game, "describe", None)
     text = describe(event, list(players)) if describe is not None else None
+    if not text and event.get("type") == TIMER_CANCELLED:
+        return "The countdown was cancelled"
+    return text or None
+
+
+def describe_event(game: Game, event: dict[str, Any], players: Sequence[str]) -> str:
+    """An event as a sentence for the players, with who did it to whom right.
+
+    The game's own sentence when it has one; otherwise a plain one from the
+    event's type, its player and `by`, the player whose phone tapped.
+    """
+    text = game_sentence(game, event, players)
     if text:
         return text
 
@@ -365,8 +375,6 @@ def describe_event(game: Game, event: dict[str, Any], players: Sequence[str]) ->
         return players[value] if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(players) else None
 
     by, player = name(BY), name("player")
-    if event.get("type") == TIMER_CANCELLED:
-        return f"{by} cancelled the countdown" if by else "The countdown was cancelled"
     words = str(event.get("type", "")).replace("-", " ")
     text = f"{player}: {words}" if player else words[:1].upper() + words[1:]
     return text + (f" (tapped by {by})" if by and by != player else "")

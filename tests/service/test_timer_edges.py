@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from companion.errors import InputError
-from companion.tables import TIMER_CANCELLED
+from companion.tables import TIMER_CANCELLED, describe_event
 
 PIN = "1234"
 
@@ -131,7 +131,9 @@ def test_who_tapped_is_kept_with_the_event_and_hidden_from_the_engine(service):
     assert [e.body for e in service.store.entries(table.id)] == [{"type": "count", "player": 0, "by": 1}]
     view = table.view()
     assert view["state"]["scores"] == [1, 0]
-    assert view["undo_text"] == "Ann: count (tapped by Bob)"  # a game without sentences of its own
+    # A game without sentences of its own: the phones say it their plain way, the history too.
+    assert view["undo_text"] is None and view["undo_event"] == {"type": "count", "player": 0, "by": 1}
+    assert describe_event(table.game, view["undo_event"], table.players) == "Ann: count (tapped by Bob)"
 
 
 @pytest.mark.parametrize("body, message", [
