@@ -14,8 +14,9 @@ sets, wilds, rotation on the table, gaps, hand placement, blur, noise, JPEG):
 - plain: a phone held over the grid (0-15 degrees), wood, cloth or white table;
 - oblique: held in front of the grid, 25-55 degrees from straight down;
 - steep: 50-55 degrees, the far side of the grid about half the near side;
-- turned: the photo stored sideways or upside down with an EXIF orientation
-  tag (3, 6 or 8), the grid at any angle;
+- turned: the photo stored as the sensor saw it with an EXIF orientation tag
+  (1, 3, 6 or 8: upright, upside down, sideways either way), the grid at any
+  angle;
 - board: tiles on a printed game board (lines, coloured squares, numbers and
   letters), its squares lined up with the tiles or not;
 - cloth: a patterned tablecloth (checks, stripes or dots);
@@ -211,7 +212,8 @@ def _scene(rng, size: tuple[int, int], picks: set[str]) -> Scene:
             cast = tuple(float(g * rng.uniform(0.95, 1.05)) for g in TUNGSTEN)
     orientation = 1
     if "turned" in picks:
-        orientation = int(rng.choice([3, 6, 8]))
+        # All four a phone writes, upright (1) included: the tag must be harmless too.
+        orientation = int(rng.choice([1, 3, 6, 8]))
     gap = float(rng.choice([0.0, 0.0, 0.02, 0.05, 0.12]))
     jitter = float(rng.uniform(0.0, 0.04))
     turn = float(rng.uniform(0.0, 2.0))

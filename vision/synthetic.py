@@ -78,7 +78,9 @@ class Scene:
     pattern_size: float = 1.0  # "checks", "stripes", "dots": repeat length, in tiles
     pattern_colours: tuple[tuple[float, float, float], ...] = ()  # their BGR colours (0-255)
     cast_far: tuple[float, float, float] | None = None  # the light's B, G, R gains at the gradient's far end
-    orientation: int = 1  # EXIF orientation the photo is stored with (1, 3, 6 or 8), as a phone does
+    # EXIF orientation the JPEG is stored with, as a phone does: 1, 3, 6 or 8 (its pixels as
+    # the sensor read them, and the tag that turns them upright); 0 writes no EXIF block.
+    orientation: int = 0
 
 
 @dataclass
@@ -516,43 +518,51 @@ def _photograph(image, placed: dict, colours: str, scene: Scene, to_image, rng):
 
 # How a phone stores an upright picture for each EXIF orientation: quarter turns
 # counter-clockwise (np.rot90's k) applied to the upright pixels.
-STORED_TURNS = {1: 0, 3: 2, 6: 1, 8: 3}
+STORED_TURNS = {0: 0, 1: 0, 3: 2, 6: 1, 8: 3}
 
 
-def encode_photo(picture, jpeg_quality: int = 0, orientation: int = 1):
+def encode_photo(picture, jpeg_quality: int = 0, orientation: int = 0):
     """(upright picture as decoded, file bytes): PNG if quality is 0, else JPEG stored as `orientation` says.
 
     A phone keeps the sensor's pixels and an EXIF Orientation tag saying how to
-    turn them upright; so does this, for orientations 1, 3, 6 and 8 (JPEG only).
-    Raises ValueError for another orientation, or one asked of a PNG.
+    turn them upright; so does this, for orientations 1, 3, 6 and 8 (JPEG only;
+    0 writes no EXIF block). Raises ValueError for another orientation, or one
+    asked of a PNG.
     """
     import cv2
 
     if orientation not in STORED_TURNS:
         raise ValueError(f"EXIF orientation {orientation} is not a quarter turn")
     if not jpeg_quality:
-        if orientation != 1:
+        if orientation:
             raise ValueError("an EXIF orientation needs a JPEG")
         ok, buf = cv2.imencode(".png", picture)
         return picture, buf.tobytes()
     stored = np.ascontiguousarray(np.rot90(picture, STORED_TURNS[orientation]))
     ok, buf = cv2.imencode(".jpg", stored, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality])
     data = buf.tobytes()
-    if orientation != 1:
+    if orientation:
         data = with_exif_orientation(data, orientation)
     upright = np.ascontiguousarray(np.rot90(cv2.imdecode(buf, cv2.IMREAD_COLOR), -STORED_TURNS[orientation]))
     return upright, data
 
 
 def with_exif_orientation(jpeg: bytes, orientation: int) -> bytes:
-    """The JPEG with an EXIF (APP1) segment holding just an Orientation tag, right after its SOI marker."""
+    """The JPEG with an EXIF (APP1) segment holding just an Orientation tag, right after its SOI marker.
+
+    As a phone writes it: the encoder's JFIF (APP0) segment is dropped, since
+    both want to come first and phones write EXIF only.
+    """
     import struct
 
     # TIFF header (little-endian), one IFD with one SHORT entry: tag 0x0112 Orientation.
     tiff = b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", 1)
     tiff += struct.pack("<HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack("<I", 0)
     payload = b"Exif\x00\x00" + tiff
-    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + jpeg[2:]
+    rest = 2
+    if jpeg[2:4] == b"\xff\xe0":  # JFIF
+        rest = 4 + struct.unpack(">H", jpeg[4:6])[0]
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + jpeg[rest:]
 
 
 # ---------------------------------------------------------------- grids

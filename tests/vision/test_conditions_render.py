@@ -1,0 +1,75 @@
+"""The evaluation sets' renderer: EXIF orientations as a phone writes them, perspective as promised, seeded."""
+from __future__ import annotations
+
+import io
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image, ImageOps
+
+from vision.evalsets import CONDITIONS, make_photo, near_far_ratio
+from vision.synthetic import Scene, encode_photo, render
+
+CELLS = {(0, 0): "1R", (0, 1): "2O", (0, 2): "3Y", (1, 1): "4G", (2, 1): "5B"}
+
+
+@pytest.mark.parametrize("orientation", [1, 3, 6, 8])
+def test_exif_orientation_is_written_and_honoured(orientation):
+    scene = Scene(size=(320, 240), tile_px=40, rotation=10, jpeg_quality=92, orientation=orientation)
+    rendered = render(CELLS, "classic", scene)
+    # An independent EXIF reader finds the tag and, honouring it, shows the upright picture.
+    with Image.open(io.BytesIO(rendered.data)) as image:
+        assert image.getexif().get(0x0112) == orientation
+        stored = image.size
+        upright = np.asarray(ImageOps.exif_transpose(image).convert("RGB"))[:, :, ::-1]
+    assert stored == ((240, 320) if orientation in (6, 8) else (320, 240))  # the sensor's pixels, as stored
+    assert upright.shape == (240, 320, 3)
+    assert np.abs(upright.astype(int) - rendered.image.astype(int)).mean() < 2.0
+    # OpenCV honours it too; told to ignore it, it gets the stored pixels.
+    raw = cv2.imdecode(np.frombuffer(rendered.data, np.uint8), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+    assert raw.shape[:2] == (stored[1], stored[0])
+
+
+def test_orientation_needs_a_jpeg():
+    picture = np.zeros((20, 30, 3), np.uint8)
+    with pytest.raises(ValueError, match="JPEG"):
+        encode_photo(picture, 0, 6)
+    with pytest.raises(ValueError, match="quarter turn"):
+        encode_photo(picture, 90, 5)
+    plain = encode_photo(picture, 90)[1]  # no orientation asked: no EXIF block at all
+    with Image.open(io.BytesIO(plain)) as image:
+        assert 0x0112 not in image.getexif()
+
+
+def test_turned_set_has_all_four_orientations():
+    seen = {make_photo("turned", seed, (400, 300)).scene.orientation for seed in range(16)}
+    assert seen == {1, 3, 6, 8}
+
+
+def test_steep_photos_shrink_the_far_side_to_about_half():
+    ratios = [near_far_ratio(p.scene, p.cells) for p in (make_photo("steep", seed, (400, 300)) for seed in range(8))]
+    assert all(0.35 <= r <= 0.75 for r in ratios), ratios
+    assert 0.4 <= float(np.median(ratios)) <= 0.65, ratios
+    flat = make_photo("plain", 0, (400, 300))
+    assert near_far_ratio(flat.scene, flat.cells) > 0.8
+
+
+@pytest.mark.parametrize("condition", CONDITIONS)
+def test_same_seed_same_photo(condition):
+    a = make_photo(condition, 3, (320, 240))
+    b = make_photo(condition, 3, (320, 240))
+    assert a.data == b.data and a.cells == b.cells
+    assert make_photo(condition, 4, (320, 240)).data != a.data
+
+
+def test_whole_grid_in_the_frame():
+    for condition in ("steep", "groups", "packed", "mixed"):
+        for seed in range(4):
+            photo = make_photo(condition, seed, (400, 300))
+            width, height = photo.scene.size
+            if photo.scene.orientation in (6, 8):
+                width, height = height, width
+            corners = np.vstack(list(photo.rendered.corners.values()))
+            assert corners.min() >= 0 and (corners[:, 0] <= photo.rendered.image.shape[1]).all(), (condition, seed)
+            assert (corners[:, 1] <= photo.rendered.image.shape[0]).all(), (condition, seed)
