@@ -110,6 +110,26 @@ class EvalSummary:
         )
 
 
+def table(groups: dict[str, EvalSummary], total: bool = True, first: str = "condition") -> list[str]:
+    """A report's lines: a header, one row per group, and (`total`) a row for all photos when there are several."""
+    rows = dict(groups)
+    if total and len(rows) > 1:
+        rows["all"] = EvalSummary([p for g in groups.values() for p in g.photos])
+    width = max([len(first)] + [len(name) for name in rows])
+    lines = [
+        f"{first:{width}s} {'photos':>6s} {'tiles':>6s} {'accuracy':>9s} {'exact':>9s} {'conf.wrong':>10s} "
+        f"{'not sure':>8s} {'missing':>7s} {'refused':>7s} {'ms/photo':>8s}"
+    ]
+    for name, g in rows.items():
+        exact = sum(p.exact for p in g.photos)
+        lines.append(
+            f"{name:{width}s} {len(g.photos):6d} {sum(p.truth for p in g.photos):6d} {100 * g.tile_accuracy:8.2f}% "
+            f"{f'{exact}/{len(g.photos)}':>9s} {g.confidently_wrong:10d} {sum(p.unsure for p in g.photos):8d} "
+            f"{sum(p.missing for p in g.photos):7d} {g.refused:7d} {g.ms_per_photo:8.0f}"
+        )
+    return lines
+
+
 def load_truth(path: str) -> tuple[Grid, str, str]:
     """(grid, tileset, condition) from a truth file. Raises ValueError naming the file if it is malformed."""
     try:
@@ -242,13 +262,18 @@ def refused(name: str, truth: Grid, elapsed_ms: float, reason: str, condition: s
 
 def evaluate_folder(folder: str, calibration=None, config=None, on_photo=None) -> EvalSummary:
     """Read every photo of a folder and score it. Raises ValueError for a folder without truth files."""
+    return evaluate_pairs(photo_pairs(folder), calibration, config, on_photo)
+
+
+def evaluate_pairs(pairs, calibration=None, config=None, on_photo=None) -> EvalSummary:
+    """Read and score (photo path, truth path) pairs. Raises ValueError for a malformed truth file."""
     import time
 
     from vision.errors import VisionError
     from vision.pipeline import read_image_file
 
     summary = EvalSummary()
-    for photo, truth_path in photo_pairs(folder):
+    for photo, truth_path in pairs:
         truth, tileset, condition = load_truth(truth_path)
         name = os.path.basename(photo)
         t0 = time.perf_counter()

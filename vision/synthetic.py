@@ -516,6 +516,75 @@ def _photograph(image, placed: dict, colours: str, scene: Scene, to_image, rng):
     return picture, data, corners_out
 
 
+# ---------------------------------------------------------------- light in colour
+
+GAMMA = 2.2  # display values to linear light and back (near enough sRGB's curve)
+
+# A black body's colour as an sRGB display shows it (R, G, B, 0-255), by temperature in
+# kelvin (after Mitchell Charity's black-body colour table, 2-degree observer, D65 white).
+_BLACK_BODY = (
+    (1500, (255, 109, 0)), (2000, (255, 137, 14)), (2500, (255, 161, 72)), (2700, (255, 169, 87)),
+    (3000, (255, 180, 107)), (3500, (255, 196, 137)), (4000, (255, 209, 163)), (4500, (255, 219, 186)),
+    (5000, (255, 228, 206)), (5500, (255, 236, 224)), (6000, (255, 243, 239)), (6500, (255, 249, 253)),
+    (7000, (245, 243, 255)), (8000, (227, 233, 255)), (9000, (214, 225, 255)), (10000, (204, 219, 255)),
+    (12000, (191, 211, 255)),
+)
+
+
+def kelvin_bgr(kelvin: float):
+    """Linear-light B, G, R gains of a lamp of colour temperature `kelvin`, daylight (6500 K) 1, 1, 1.
+
+    Interpolated in mireds (a million over the temperature), in which equal
+    steps look like equal changes of colour; the brightest channel is 1.
+    """
+    mired = 1e6 / min(max(float(kelvin), 1500.0), 12000.0)
+    mireds = np.array([1e6 / t for t, _ in _BLACK_BODY])[::-1]
+    rgbs = np.array([rgb for _, rgb in _BLACK_BODY], np.float64)[::-1]
+    rgb = np.array([np.interp(mired, mireds, rgbs[:, k]) for k in range(3)])
+    gains = ((rgb / 255.0) ** GAMMA) / ((np.array(dict(_BLACK_BODY)[6500], np.float64) / 255.0) ** GAMMA)
+    return (gains / gains.max())[::-1].astype(np.float32)
+
+
+def relight(picture, light, white_balance: float = 0.5):
+    """A BGR uint8 picture (taken in even daylight) as if lit by `light` (H x W x 3 linear gains).
+
+    Works in linear light, as light adds up; then the phone's exposure puts
+    the bright part of the scene where it was, and its white balance pulls
+    the picture's mean colour `white_balance` of the way back to grey (phones
+    correct a colour cast only partly).
+    """
+    linear = np.power(picture.astype(np.float32) / 255.0, GAMMA) * light
+    step = max(1, int(math.sqrt(linear.shape[0] * linear.shape[1] / 40000)))
+    sample = linear[::step, ::step].reshape(-1, 3)
+    before = np.power(picture[::step, ::step].reshape(-1, 3).astype(np.float32) / 255.0, GAMMA)
+    luminance = np.array([0.0722, 0.7152, 0.2126], np.float32)
+    exposure = np.percentile(before @ luminance, 90) / max(float(np.percentile(sample @ luminance, 90)), 1e-6)
+    means = sample.mean(axis=0) + 1e-6
+    balance = np.power(means.mean() / means, white_balance).astype(np.float32)
+    linear *= (exposure * balance)[None, None, :]
+    return (np.power(np.clip(linear, 0, 1), 1 / GAMMA) * 255.0 + 0.5).astype(np.uint8)
+
+
+def lamp_light(size: tuple[int, int], lamp_kelvin: float, ambient_kelvin: float, side: float, strength: float = 0.8,
+               height: float = 0.5, distance: float = 0.9):
+    """Linear B, G, R gains over a picture lit by a small lamp to one side and an even ambient light.
+
+    The lamp stands `distance` (in picture widths from the middle) towards
+    the angle `side` (radians; 0 is the right), `height` above the table, and
+    gives `strength` of the light at the picture's middle: its light falls
+    with the cube of the distance, so the near side is several times
+    brighter than the far side. Ambient light is the rest.
+    """
+    width, height_px = size
+    scale = max(width, height_px)
+    yy, xx = np.mgrid[0:height_px, 0:width].astype(np.float32)
+    lx, ly = width / 2 + math.cos(side) * distance * scale, height_px / 2 + math.sin(side) * distance * scale
+    h2 = (height * scale) ** 2
+    falloff = (h2 + (distance * scale) ** 2) ** 1.5 / np.power((xx - lx) ** 2 + (yy - ly) ** 2 + h2, 1.5)
+    light = (1 - strength) * kelvin_bgr(ambient_kelvin)[None, None, :] + strength * falloff[..., None] * kelvin_bgr(lamp_kelvin)[None, None, :]
+    return light.astype(np.float32)
+
+
 # How a phone stores an upright picture for each EXIF orientation: quarter turns
 # counter-clockwise (np.rot90's k) applied to the upright pixels.
 STORED_TURNS = {0: 0, 1: 0, 3: 2, 6: 1, 8: 3}

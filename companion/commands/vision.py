@@ -297,8 +297,11 @@ def run_eval(args) -> int:
         print(json.dumps(summary.to_json()))
     else:
         if len(groups) > 1 or "all" not in groups:
-            for condition, group in groups.items():
-                print(f"{condition}: {group.line()}")
+            from vision.evaluate import table
+
+            print()
+            print("\n".join(table(groups)))
+            print()
         print(f"all: {summary.line()}" if len(groups) > 1 else summary.line())
     return 0
 
