@@ -19,12 +19,24 @@ sets, wilds, rotation on the table, gaps, hand placement, blur, noise, JPEG):
   angle;
 - board: tiles on a printed game board (lines, coloured squares, numbers and
   letters), its squares lined up with the tiles or not;
-- cloth: a patterned tablecloth (checks, stripes or dots);
+- cloth: a patterned tablecloth (gingham checks, stripes, dots or florals);
+- wood: wooden planks in perspective, pale beech to dark walnut, grain,
+  seams and knots;
 - groups: two or three separate groups of tiles on one table;
 - tinted: a cool blue-white lamp from one side and a warm room, or warm
-  tungsten light, and a strong brightness gradient;
+  tungsten light, and a strong brightness gradient: half of them lit in
+  linear light by a lamp of a colour temperature (2300-9500 K) against an
+  ambient light of another, the phone's white balance correcting part of it;
 - packed: tiles in solid blocks with no gaps;
+- rough: blur, camera shake, heavy noise, strong JPEG compression and the
+  phone's sharpening halos;
 - mixed: all of the above at once, drawn at random.
+
+Every photo is a JPEG with an EXIF block, as a phone writes it, and its tiles
+stand 0.1-0.3 of their side high, so that at an angle their sides show. Now
+and then, in any condition: the lamp mirrored in glossy tiles (more under
+the tinted lamps), crumbs on the table, the phone's sharpening; at an angle,
+the far side out of focus.
 """
 from __future__ import annotations
 
@@ -46,7 +58,7 @@ from vision.synthetic import (
     scene_map,
 )
 
-CONDITIONS = ("plain", "oblique", "steep", "turned", "board", "cloth", "groups", "tinted", "packed", "mixed")
+CONDITIONS = ("plain", "oblique", "steep", "turned", "board", "cloth", "wood", "groups", "tinted", "packed", "rough", "mixed")
 TEST_SIZE = (1200, 900)  # small enough for the test suite, tiles still tens of pixels
 PHONE_SIZE = (4032, 3024)  # a 12-megapixel phone photo
 
@@ -168,7 +180,7 @@ def _scene(rng, size: tuple[int, int], picks: set[str]) -> Scene:
         tilt = float(rng.uniform(25.0, 55.0))
     elif "steep" in picks:
         tilt = float(rng.uniform(50.0, 55.0))
-    elif picks & {"board", "cloth", "groups", "tinted", "packed", "turned"}:
+    elif picks & {"board", "cloth", "wood", "groups", "tinted", "packed", "turned", "rough"}:
         tilt = float(rng.uniform(0.0, 40.0))
     background = str(rng.choice(BACKGROUNDS))
     tint = (1.0, 1.0, 1.0)
@@ -178,7 +190,7 @@ def _scene(rng, size: tuple[int, int], picks: set[str]) -> Scene:
         tint = (float(rng.uniform(0.85, 1.1)),) * 3
     extra: dict[str, Any] = {}
     if "board" in picks:
-        background = "board"
+        background = str(rng.choice(["board", "wordgame"]))
         tint = (1.0, 1.0, 1.0)
         aligned = rng.random() < 0.6
         extra.update(
@@ -190,7 +202,7 @@ def _scene(rng, size: tuple[int, int], picks: set[str]) -> Scene:
         if aligned:
             extra["_aligned"] = True
     elif "cloth" in picks:
-        background = str(rng.choice(["checks", "stripes", "dots"]))
+        background = str(rng.choice(["checks", "stripes", "dots", "florals"]))
         tint = (1.0, 1.0, 1.0)
         n = int(rng.integers(2, 4))
         colours = []
@@ -199,6 +211,10 @@ def _scene(rng, size: tuple[int, int], picks: set[str]) -> Scene:
             colours.append(tuple(float(x) for x in 250 * bright * rng.uniform(0.45, 1.0, 3)))
         extra.update(pattern_colours=tuple(colours), pattern_size=float(rng.uniform(0.25, 2.5)),
                      board_turn=float(rng.uniform(-45, 45)))
+    elif "wood" in picks:
+        background = "planks"
+        tint = (float(rng.uniform(0.45, 1.1)),) * 3
+        extra.update(pattern_size=float(rng.uniform(2.5, 6.0)), board_turn=float(rng.uniform(0, 180)))
     light = (float(rng.uniform(-0.35, 0.35)), float(rng.uniform(-0.35, 0.35)), float(rng.uniform(0.8, 1.1)))
     cast = (float(rng.uniform(0.9, 1.1)), 1.0, float(rng.uniform(0.9, 1.1)))
     cast_far = None
@@ -206,7 +222,18 @@ def _scene(rng, size: tuple[int, int], picks: set[str]) -> Scene:
         angle = rng.uniform(0, 2 * math.pi)
         strength = float(rng.uniform(0.5, 0.9))
         light = (strength * math.cos(angle), strength * math.sin(angle), float(rng.uniform(0.75, 1.05)))
-        if rng.random() < 0.65:
+        if rng.random() < 0.5:
+            # A lamp of one colour temperature against a room of another, in linear light.
+            cool = rng.random() < 0.6
+            light = (0.0, 0.0, 1.0)
+            extra.update(
+                lamp_kelvin=float(rng.uniform(5500, 9500) if cool else rng.uniform(2300, 3200)),
+                ambient_kelvin=float(rng.uniform(2700, 4000) if cool else rng.uniform(5000, 7000)),
+                lamp_side=float(rng.uniform(0, 2 * math.pi)),
+                lamp_strength=float(rng.uniform(0.6, 0.95)),
+                white_balance=float(rng.uniform(0.2, 0.8)),
+            )
+        elif rng.random() < 0.65:
             cast, cast_far = COOL_LAMP, WARM_ROOM
         else:
             cast = tuple(float(g * rng.uniform(0.95, 1.05)) for g in TUNGSTEN)
@@ -219,6 +246,16 @@ def _scene(rng, size: tuple[int, int], picks: set[str]) -> Scene:
     turn = float(rng.uniform(0.0, 2.0))
     if "packed" in picks:
         gap, jitter, turn = 0.0, float(rng.uniform(0.0, 0.015)), float(rng.uniform(0.0, 0.8))
+    blur, noise, quality = float(rng.uniform(0.0, 1.2)), float(rng.uniform(0.0, 4.0)), int(rng.choice([70, 80, 90]))
+    shake, sharpen = (0.0, 0.0), float(rng.uniform(0.0, 0.5))
+    if "rough" in picks:
+        blur, noise, quality = float(rng.uniform(1.0, 2.5)), float(rng.uniform(4.0, 10.0)), int(rng.uniform(35, 65))
+        shake, sharpen = (float(rng.uniform(0.0, 6.0)) * size[0] / 1200, float(rng.uniform(0, 180))), float(rng.uniform(0.3, 1.2))
+    # Everywhere now and then, more where it belongs: the lamp mirrored in glossy tiles,
+    # the far side out of focus (close-up shots at an angle), crumbs on the table.
+    glare = float(rng.uniform(0.3, 0.9)) if rng.random() < (0.6 if "tinted" in picks else 0.15) else 0.0
+    focus = float(rng.uniform(0.0, 2.5 if picks & {"oblique", "steep"} else 1.0)) * size[0] / 1200
+    crumbs = int(rng.integers(10, 60)) if rng.random() < 0.3 else 0
     scene = Scene(
         size=size,
         background=background,
@@ -236,10 +273,16 @@ def _scene(rng, size: tuple[int, int], picks: set[str]) -> Scene:
         shadow=float(rng.choice([0.0, 0.0, rng.uniform(0.2, 0.4)])),
         cast=cast,
         cast_far=cast_far,
-        blur=float(rng.uniform(0.0, 1.2)) * size[0] / 1200,
-        noise=float(rng.uniform(0.0, 4.0)),
-        jpeg_quality=int(rng.choice([70, 80, 90])),
+        blur=blur * size[0] / 1200,
+        noise=noise,
+        jpeg_quality=quality,
         orientation=orientation,
+        thickness=float(rng.uniform(0.1, 0.3)),
+        shake=shake,
+        sharpen=sharpen,
+        glare=glare,
+        focus=focus,
+        crumbs=crumbs,
         seed=int(rng.integers(0, 2**31)),
         **{k: v for k, v in extra.items() if not k.startswith("_")},
     )

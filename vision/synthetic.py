@@ -38,9 +38,12 @@ BLACK_BGR = (22.0, 18.0, 16.0)
 
 BACKGROUNDS = ("wood", "cloth", "white")
 # Surfaces drawn on the table plane (so they share the tiles' perspective): a printed
-# game board with lines, coloured squares, numbers and letters; patterned cloths.
-PLANE_BACKGROUNDS = ("board", "checks", "stripes", "dots")
+# game board with lines, coloured squares, numbers and letters; a word game's board
+# (premium squares with their words, letters and numbers along its edges); patterned
+# cloths (gingham checks, stripes, polka dots, florals); wooden planks with their grain.
+PLANE_BACKGROUNDS = ("board", "wordgame", "checks", "stripes", "dots", "florals", "planks")
 DEFAULT_FOV = 70.0  # a phone's main camera across the long side, degrees
+UNIT_SQUARE = np.array([(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)])  # a tile, in tiles
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,23 @@ class Scene:
     # EXIF orientation the JPEG is stored with, as a phone does: 1, 3, 6 or 8 (its pixels as
     # the sensor read them, and the tag that turns them upright); 0 writes no EXIF block.
     orientation: int = 0
+    # Tiles stand this high (in tiles; pinhole camera only): at an angle the sides facing
+    # the lens show, nearer tiles hide the foot of farther ones, and the tops, where the
+    # designs are, lie on a plane above the table's.
+    thickness: float = 0.0
+    # A lamp beside the table, in linear light (see lamp_light), when lamp_kelvin > 0: its
+    # colour temperature, the room's, its direction in the picture (radians, 0 = right),
+    # its share of the light at the middle, and how far the phone's white balance corrects.
+    lamp_kelvin: float = 0.0
+    ambient_kelvin: float = 6500.0
+    lamp_side: float = 0.0
+    lamp_strength: float = 0.8
+    white_balance: float = 0.5
+    shake: tuple[float, float] = (0.0, 0.0)  # camera shake: blur length in pixels, direction in degrees
+    sharpen: float = 0.0  # the phone's sharpening: an unsharp mask's amount
+    glare: float = 0.0  # a lamp's reflection on glossy tiles: brightness of the highlights (0 none, 1 white)
+    focus: float = 0.0  # depth of field (pinhole camera only): blur in pixels at the far side, the middle sharp
+    crumbs: int = 0  # dark specks on the table (crumbs, dirt, bits of eraser) around the grid
 
 
 @dataclass
@@ -236,22 +256,19 @@ def cell_pitch(scene: Scene) -> float:
     return 1.0 + scene.gap + 2 * scene.jitter + math.sqrt(2) * math.sin(math.radians(scene.turn))
 
 
-def scene_map(scene: Scene):
-    """3x3 map from the table plane (tiles, origin at the grid's middle) to picture pixels."""
+def scene_map(scene: Scene, height: float = 0.0):
+    """3x3 map from the table plane (tiles, origin at the grid's middle) to picture pixels.
+
+    With a pinhole camera, `height` lifts the plane towards the camera (the
+    tiles' tops lie `scene.thickness` above the table); the flat map ignores it.
+    """
     if scene.camera_tilt > 0 or scene.camera_fov > 0:
-        return _pinhole_map(scene)
+        return _pinhole_map(scene, height)
     return _plane_to_image(scene, scene.tile_px)
 
 
-def _pinhole_map(scene: Scene):
-    """The plane-to-picture homography K [r1 r2 t] of a pinhole camera aimed at the grid's middle.
-
-    The camera leans `camera_tilt` degrees from straight down towards
-    `camera_azimuth`, and stands as far away as makes a tile at the grid's
-    middle `tile_px` pixels across the tilt. The far side of the table is at
-    the top of the picture before the picture is turned by `rotation` about
-    its middle and moved so the grid's middle lands at `centre`.
-    """
+def _pinhole(scene: Scene):
+    """(picture map before the plane, world-to-camera rotation, translation, camera position) of the pinhole camera."""
     width, height = scene.size
     fov = math.radians(scene.camera_fov or DEFAULT_FOV)
     focal = max(width, height) / 2 / math.tan(fov / 2)
@@ -272,11 +289,29 @@ def _pinhole_map(scene: Scene):
     c, s = math.cos(theta), math.sin(theta)
     roll = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]])
     k = np.array([[focal, 0, 0], [0, focal, 0], [0, 0, 1.0]])
-    h = roll @ k @ np.column_stack([rotation[:, 0], rotation[:, 1], t])
-    h /= h[2, 2]
     # Place the grid's middle (the plane's origin, which the lens looks at) where asked.
     move = np.array([[1, 0, scene.centre[0] * width], [0, 1, scene.centre[1] * height], [0, 0, 1.0]])
-    return move @ h
+    return move @ roll @ k, rotation, t, camera
+
+
+def _pinhole_map(scene: Scene, height: float = 0.0):
+    """The plane-to-picture homography K [r1 r2 t] of a pinhole camera aimed at the grid's middle.
+
+    The camera leans `camera_tilt` degrees from straight down towards
+    `camera_azimuth`, and stands as far away as makes a tile at the grid's
+    middle `tile_px` pixels across the tilt. The far side of the table is at
+    the top of the picture before the picture is turned by `rotation` about
+    its middle and moved so the grid's middle lands at `centre`. `height`
+    lifts the plane towards the camera (z = -height).
+    """
+    pre, rotation, t, _ = _pinhole(scene)
+    h = pre @ np.column_stack([rotation[:, 0], rotation[:, 1], t - height * rotation[:, 2]])
+    return h / h[2, 2]
+
+
+def camera_position(scene: Scene):
+    """Where a pinhole scene's camera stands, in table coordinates (tiles; z < 0 is above the table)."""
+    return _pinhole(scene)[3]
 
 
 def _plane_background(scene: Scene, rng, to_image):
@@ -315,6 +350,12 @@ def _surface(scene: Scene, rng, side: int, scale: float, reach: float):
     kind = scene.background
     if kind == "board":
         return _board(scene, rng, side, scale, reach, x, y)
+    if kind == "wordgame":
+        return _wordgame(scene, rng, side, scale, reach, x, y)
+    if kind == "florals":
+        return _florals(scene, rng, side, scale, colours)
+    if kind == "planks":
+        return _planks(scene, rng, side, scale, x, y)
     size = max(scene.pattern_size, 0.05)
     a = math.radians(scene.board_turn)
     u = x * math.cos(a) + y * math.sin(a)
@@ -395,6 +436,149 @@ def _board(scene: Scene, rng, side: int, scale: float, reach: float, x, y):
     return canvas.astype(np.float32) * (1 + grain[..., None] / 255.0)
 
 
+# A word game's board: premium squares (B, G, R) and the words printed on them.
+WORDGAME_PREMIUMS = {
+    "TW": ((52.0, 58.0, 196.0), ("TRIPLE", "WORD", "SCORE")),
+    "DW": ((170.0, 165.0, 238.0), ("DOUBLE", "WORD", "SCORE")),
+    "TL": ((150.0, 92.0, 30.0), ("TRIPLE", "LETTER", "SCORE")),
+    "DL": ((230.0, 205.0, 150.0), ("DOUBLE", "LETTER", "SCORE")),
+}
+_WORDGAME_QUARTER = {
+    (0, 0): "TW", (0, 7): "TW", (7, 0): "TW", (1, 1): "DW", (2, 2): "DW", (3, 3): "DW", (4, 4): "DW",
+    (1, 5): "TL", (5, 1): "TL", (5, 5): "TL", (0, 3): "DL", (3, 0): "DL", (2, 6): "DL", (6, 2): "DL",
+    (3, 7): "DL", (7, 3): "DL", (6, 6): "DL",
+}
+
+
+def _print_words(canvas, words, x0: float, y0: float, w: float, h: float, ink, bold: float = 1.0) -> None:
+    """Words centred in a box of the 8-bit canvas, one per line, as large as fits."""
+    import cv2
+
+    font = cv2.FONT_HERSHEY_DUPLEX
+    widest = max(cv2.getTextSize(word, font, 1.0, 1)[0][0] for word in words)
+    size = min(w * 0.8 / max(widest, 1), h * 0.8 / (len(words) * 30))
+    thick = max(1, int(round(size * 1.6 * bold)))
+    for k, word in enumerate(words):
+        (tw, th), _ = cv2.getTextSize(word, font, size, thick)
+        y = y0 + h / 2 + (k - (len(words) - 1) / 2) * th * 1.5 + th / 2
+        cv2.putText(canvas, word, (int(x0 + (w - tw) / 2), int(y)), font, size, ink, thick, cv2.LINE_AA)
+
+
+def _wordgame(scene: Scene, rng, side: int, scale: float, reach: float, x, y):
+    """A 15 x 15 word-game board on the table: cream squares, premium squares with their words,
+    a star in the middle, column letters and row numbers in its frame; the table beyond it.
+
+    The board is drawn square to its own axes (so its print is upright on it)
+    and laid on the table turned by `board_turn` with a square's corner at
+    `board_offset`; `board_pitch` is a square's side in tiles.
+    """
+    import cv2
+
+    cells, half = 15, 7
+    px = int(np.clip(scene.board_pitch * scale, 12, 160))  # board pixels per square
+    border = int(px * 0.8)
+    n = cells * px + 2 * border
+    board = np.empty((n, n, 3), np.uint8)
+    frame = tuple(float(v) for v in rng.uniform([20, 60, 20], [120, 150, 140]))
+    board[:] = frame
+    cream = (float(rng.uniform(175, 205)), float(rng.uniform(205, 228)), float(rng.uniform(215, 240)))
+    line = max(1, int(px * rng.uniform(0.03, 0.08)))
+    short = rng.random() < 0.5  # some editions print "TW", others "TRIPLE WORD SCORE"
+    for r in range(cells):
+        for c in range(cells):
+            kind = _WORDGAME_QUARTER.get((min(r, cells - 1 - r), min(c, cells - 1 - c)))
+            kind = kind or _WORDGAME_QUARTER.get((min(c, cells - 1 - c), min(r, cells - 1 - r)))
+            colour = WORDGAME_PREMIUMS[kind][0] if kind else cream
+            x0, y0 = border + c * px, border + r * px
+            cv2.rectangle(board, (x0, y0), (x0 + px - 1, y0 + px - 1), tuple(v * 0.85 for v in cream), -1)
+            cv2.rectangle(board, (x0 + line, y0 + line), (x0 + px - 1 - line, y0 + px - 1 - line), colour, -1)
+            if (r, c) == (half, half):
+                a = np.arange(10) * math.pi / 5 - math.pi / 2
+                radius = np.where(np.arange(10) % 2 == 0, 0.4, 0.17) * px
+                star = np.column_stack([x0 + px / 2 + radius * np.cos(a), y0 + px / 2 + radius * np.sin(a)])
+                cv2.fillPoly(board, [np.round(star * 16).astype(np.int32)], (30, 30, 30), cv2.LINE_AA, shift=4)
+            elif kind:
+                ink = (245, 245, 245) if sum(colour) < 450 else (40, 40, 40)
+                _print_words(board, (kind,) if short else WORDGAME_PREMIUMS[kind][1], x0 + line, y0 + line,
+                             px - 2 * line, px - 2 * line, ink)
+    ink = (235, 235, 235) if sum(frame) < 300 else (30, 30, 30)
+    for k in range(cells):
+        _print_words(board, (chr(ord("A") + k),), border + k * px, 0, px, border, ink)
+        _print_words(board, (str(k + 1),), 0, border + k * px, border, px, ink)
+    # Where each canvas pixel falls on the board: u, v in squares from square (half, half)'s corner.
+    a = math.radians(scene.board_turn)
+    ox, oy = scene.board_offset
+    u = ((x - ox) * math.cos(a) + (y - oy) * math.sin(a)) / scene.board_pitch
+    v = (-(x - ox) * math.sin(a) + (y - oy) * math.cos(a)) / scene.board_pitch
+    map_x = ((u + half) * px + border - 0.5).astype(np.float32)
+    map_y = ((v + half) * px + border - 0.5).astype(np.float32)
+    alpha = np.dstack([board, np.full((n, n), 255, np.uint8)])
+    laid = cv2.remap(alpha, map_x, map_y, cv2.INTER_AREA if px > scale * scene.board_pitch else cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0)).astype(np.float32)
+    table = np.empty((side, side, 3), np.float32)
+    table[:] = np.array(scene.pattern_colours[1] if len(scene.pattern_colours) > 1 else (95.0, 130.0, 165.0), np.float32)
+    table *= 1 + cv2.GaussianBlur(rng.normal(0, 6, (side, side)).astype(np.float32), (0, 0), 2.0)[..., None] / 255.0
+    cover = laid[..., 3:] / 255.0
+    return laid[..., :3] * cover + table * (1 - cover)
+
+
+def _florals(scene: Scene, rng, side: int, scale: float, colours):
+    """A flowered cloth: flowers of five petals round a heart, and leaves, on a ground colour."""
+    import cv2
+
+    ground = colours[0]
+    petals = [tuple(float(v) for v in c) for c in colours[1:]] or [tuple(float(v) for v in rng.uniform(40, 240, 3))]
+    leaf = (float(rng.uniform(30, 90)), float(rng.uniform(100, 170)), float(rng.uniform(40, 110)))
+    canvas = np.empty((side, side, 3), np.float32)
+    canvas[:] = ground * np.array(scene.background_tint, np.float32)
+    unit = max(scene.pattern_size, 0.1) * scale  # a flower's spacing in canvas pixels
+    for _ in range(int((side / unit) ** 2 * 0.6) + 1):
+        cx, cy = rng.uniform(0, side, 2)
+        size = rng.uniform(0.2, 0.45) * unit
+        turn = rng.uniform(0, 2 * math.pi)
+        for k in range(2):
+            a = turn + k * 2.4
+            centre = (int(cx + math.cos(a) * size * 1.4), int(cy + math.sin(a) * size * 1.4))
+            cv2.ellipse(canvas, centre, (max(1, int(size * 0.7)), max(1, int(size * 0.3))), math.degrees(a), 0, 360, leaf, -1, cv2.LINE_AA)
+        colour = petals[int(rng.integers(0, len(petals)))]
+        for k in range(5):
+            a = turn + k * 2 * math.pi / 5
+            cv2.circle(canvas, (int(cx + math.cos(a) * size * 0.55), int(cy + math.sin(a) * size * 0.55)), max(1, int(size * 0.45)), colour, -1, cv2.LINE_AA)
+        cv2.circle(canvas, (int(cx), int(cy)), max(1, int(size * 0.25)), tuple(float(v) for v in rng.uniform(60, 240, 3)), -1, cv2.LINE_AA)
+    return cv2.GaussianBlur(canvas, (0, 0), 0.7)
+
+
+def _planks(scene: Scene, rng, side: int, scale: float, x, y):
+    """Wooden planks on the table plane: each its own shade, grain lines that wander, knots, dark seams.
+
+    The planks run along `board_turn`, `pattern_size` tiles wide (a plank of
+    a table is several tiles wide); `background_tint` shades the wood, from
+    pale beech (1) to dark walnut (0.45).
+    """
+    import cv2
+
+    a = math.radians(scene.board_turn)
+    u = x * math.cos(a) + y * math.sin(a)
+    v = -x * math.sin(a) + y * math.cos(a)
+    width = max(scene.pattern_size, 1.0)
+    plank = np.floor(v / width)
+    shade = ((plank * 7919.0 + scene.seed) % 97.0) / 97.0 * 0.24 - 0.12  # each plank its own shade
+    # Grain: lines along the plank, bent by slow noise, their spacing varying from plank to plank.
+    bend = cv2.resize(rng.normal(0, 1, (24, 24)).astype(np.float32), (side, side), interpolation=cv2.INTER_CUBIC)
+    spacing = 0.1 + ((plank * 104729.0 + scene.seed) % 89.0) / 89.0 * 0.2  # tiles between grain lines
+    lines = np.sin((v + 0.35 * bend + 0.1 * np.sin(u * 0.7)) / spacing * 2 * math.pi)
+    grain = 0.08 * lines**3
+    seam = np.abs((v / width) - np.round(v / width)) * width < 0.025
+    texture = shade + grain - 0.3 * seam
+    for _ in range(int(rng.integers(0, 4))):  # knots
+        kx, ky = rng.uniform(-6, 6, 2)
+        r2 = ((u - kx) / rng.uniform(0.3, 0.6)) ** 2 + ((v - ky) / rng.uniform(0.12, 0.25)) ** 2
+        texture = texture - rng.uniform(0.2, 0.35) * np.exp(-r2)
+    fine = cv2.GaussianBlur(rng.normal(0, 0.03, (side, side)).astype(np.float32), (0, 0), 1.0)
+    beech = np.array([150.0, 185.0, 222.0], np.float32) * np.array(scene.background_tint, np.float32)
+    return beech[None, None, :] * (1 + (texture + fine)[..., None]) * np.array([0.95, 0.98, 1.0], np.float32)
+
+
 def _apply(h, pts):
     pts = np.asarray(pts, dtype=np.float64)
     homog = np.hstack([pts, np.ones((len(pts), 1))]) @ h.T
@@ -436,6 +620,32 @@ def render(cells: dict[tuple[int, int], str], tileset: str = "classic", scene: S
     return Rendered(picture, truth, tileset, scene, data, corners_out)
 
 
+def _frame(to_image, centre, turn: float, squash=None):
+    """Tile units (around a tile's middle) to pixels through `to_image`, for a tile at `centre` turned by `turn`."""
+    ct, st = math.cos(turn), math.sin(turn)
+    turned = np.array([[ct, st], [-st, ct]])
+    if squash is not None:
+        turned = turned @ np.asarray(squash).T
+    return lambda p: _apply(to_image, centre + np.asarray(p) @ turned)
+
+
+def _draw_top(image, frame, tile: str, colours: str, black, rng) -> None:
+    """A tile's bevelled black top and its painted design, drawn through `frame`."""
+    from companion.games.pivit_tiles.tiles import WILD
+
+    rim = tuple(float(x) for x in black * 2.2)
+    _fill(image, frame(UNIT_SQUARE * 0.99), rim)
+    face = tuple(float(x) * rng.uniform(0.9, 1.15) for x in black)
+    _fill(image, frame(UNIT_SQUARE * 0.93), face)
+    if tile == WILD:
+        for colour, poly in wild_sectors(colours):
+            _fill(image, frame(poly), paint_bgr(colour))
+    else:
+        paint = tuple(float(x) * rng.uniform(0.96, 1.04) for x in paint_bgr(tile[1]))
+        for poly in design_polygons(tile[0]):
+            _fill(image, frame(poly), paint)
+
+
 def _photograph(image, placed: dict, colours: str, scene: Scene, to_image, rng):
     """Lay the tiles on the table `image` and take the picture: (BGR uint8, encoded bytes, corners).
 
@@ -449,42 +659,90 @@ def _photograph(image, placed: dict, colours: str, scene: Scene, to_image, rng):
     """
     import cv2
 
-    from companion.games.pivit_tiles.tiles import WILD
-
     width, height = scene.size
 
     def tile_frame(centre, turn, squash=None):
-        ct, st = math.cos(turn), math.sin(turn)
-        turned = np.array([[ct, st], [-st, ct]])
-        if squash is not None:
-            turned = turned @ np.asarray(squash).T
-        return lambda p: _apply(to_image, centre + np.asarray(p) @ turned)
+        return _frame(to_image, centre, turn, squash)
+
+    if scene.crumbs:
+        # Crumbs and dirt: small dark flecks on the table, none under a tile.
+        centres = np.array([p[1] for p in placed.values()])
+        low, high = centres.min(axis=0) - 3, centres.max(axis=0) + 3
+        for _ in range(scene.crumbs):
+            spot = rng.uniform(low, high)
+            if np.abs(centres - spot).max(axis=1).min() < 0.75:
+                continue
+            radii = rng.uniform(0.02, 0.09, 2)
+            a = np.linspace(0, 2 * math.pi, 10, endpoint=False) + rng.uniform(0, 1)
+            speck = spot + np.column_stack([radii[0] * np.cos(a), radii[1] * np.sin(a)]) * rng.uniform(0.6, 1.4, (10, 1))
+            _fill(image, _apply(to_image, speck), tuple(float(v) for v in rng.uniform(15, 90, 3)))
 
     # Drop shadows first, all under every tile.
     shadow = np.zeros((height, width), np.float32)
     for tile, centre, turn, *squash in placed.values():
         frame = tile_frame(centre + np.array([0.06, 0.08]), turn, *squash)
-        _fill(shadow, frame(np.array([(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)])), 1.0)
+        _fill(shadow, frame(UNIT_SQUARE), 1.0)
     shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, scene.tile_px * 0.08))
     image *= (1.0 - 0.45 * shadow)[..., None]
 
     corners_out = {}
     black = np.array(BLACK_BGR, np.float32)
-    for key, (tile, centre, turn, *squash) in sorted(placed.items()):
-        frame = tile_frame(centre, turn, *squash)
-        square = np.array([(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)])
-        corners_out[key] = frame(square)
-        rim = tuple(float(x) for x in black * 2.2)
-        _fill(image, frame(square * 0.99), rim)
-        face = tuple(float(x) * rng.uniform(0.9, 1.15) for x in black)
-        _fill(image, frame(square * 0.93), face)
-        if tile == WILD:
-            for colour, poly in wild_sectors(colours):
-                _fill(image, frame(poly), paint_bgr(colour))
-        else:
-            paint = tuple(float(x) * rng.uniform(0.96, 1.04) for x in paint_bgr(tile[1]))
-            for poly in design_polygons(tile[0]):
-                _fill(image, frame(poly), paint)
+    pinhole = scene.camera_tilt > 0 or scene.camera_fov > 0
+    if scene.thickness > 0 and pinhole:
+        # Standing tiles: farthest first, each with the sides that face the lens, then its top.
+        top = scene_map(scene, scene.thickness)
+        eye = camera_position(scene)[:2]
+        order = sorted(placed, key=lambda key: -float(np.linalg.norm(placed[key][1] - eye)))
+        for key in order:
+            tile, centre, turn, *squash = placed[key]
+            foot, head = tile_frame(centre, turn, *squash)(UNIT_SQUARE), _frame(top, centre, turn, *squash)
+            lifted = head(UNIT_SQUARE)
+            ct, st = math.cos(turn), math.sin(turn)
+            on_table = centre + UNIT_SQUARE @ np.array([[ct, st], [-st, ct]])
+            for k in range(4):
+                mid = (on_table[k] + on_table[(k + 1) % 4]) / 2
+                if np.dot(mid - centre, eye - mid) > 0:  # this side faces the camera
+                    side = (foot[k], foot[(k + 1) % 4], lifted[(k + 1) % 4], lifted[k])
+                    _fill(image, np.array(side), tuple(float(x) for x in black * 1.25))
+            corners_out[key] = lifted
+            _draw_top(image, head, tile, colours, black, rng)
+    else:
+        for key, (tile, centre, turn, *squash) in sorted(placed.items()):
+            frame = tile_frame(centre, turn, *squash)
+            corners_out[key] = frame(UNIT_SQUARE)
+            _draw_top(image, frame, tile, colours, black, rng)
+
+    if scene.glare > 0:
+        # The lamp mirrored in glossy tiles: soft white highlights on some tops, over face and paint.
+        highlight = np.zeros((height, width), np.float32)
+        top = scene_map(scene, scene.thickness) if pinhole else to_image
+        for key in sorted(placed):
+            tile, centre, turn, *squash = placed[key]
+            if rng.random() > 0.35:
+                continue
+            middle = rng.uniform(-0.3, 0.3, 2)
+            radii = rng.uniform(0.1, 0.3, 2)
+            a = np.linspace(0, 2 * math.pi, 24, endpoint=False)
+            blob = middle + np.column_stack([radii[0] * np.cos(a), radii[1] * np.sin(a)])
+            _fill(highlight, _frame(top, centre, turn, *squash)(blob), float(rng.uniform(0.5, 1.0)))
+        highlight = cv2.GaussianBlur(highlight, (0, 0), max(1.0, scene.tile_px * 0.06))
+        image += (255.0 * scene.glare * highlight)[..., None]
+
+    if scene.focus > 0 and pinhole:
+        # Depth of field: sharp at the grid's middle, blurring towards the far side (and a
+        # little towards the near one), by each pixel's distance along the table from the lens.
+        inverse = np.linalg.inv(to_image)
+        ys, xs = np.mgrid[0:height:8, 0:width:8].astype(np.float64)
+        pts = np.stack([xs.ravel(), ys.ravel(), np.ones(xs.size)])
+        plane = inverse @ pts
+        w_ = np.where(np.abs(plane[2]) < 1e-12, 1e-12, plane[2])
+        eye = camera_position(scene)
+        dist = np.hypot(np.hypot(plane[0] / w_ - eye[0], plane[1] / w_ - eye[1]), eye[2])
+        dist = np.where(plane[2] * np.sign(inverse[2, 2]) > 0, dist, dist.max())
+        mid = float(np.linalg.norm(eye))
+        amount = np.clip(np.where(dist > mid, (dist - mid) / (0.5 * mid), (mid - dist) / mid), 0, 1).reshape(xs.shape)
+        amount = cv2.resize(amount.astype(np.float32), (width, height), interpolation=cv2.INTER_LINEAR)[..., None]
+        image = image * (1 - amount) + cv2.GaussianBlur(image, (0, 0), scene.focus) * amount
 
     # The light: a gradient, perhaps a soft shadow, and its colour.
     yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
@@ -507,8 +765,21 @@ def _photograph(image, placed: dict, colours: str, scene: Scene, to_image, rng):
         weight = np.clip(0.5 - along / span, 0.0, 1.0)[..., None]
         near, far = np.array(scene.cast, np.float32), np.array(scene.cast_far, np.float32)
         image *= near * (1 - weight) + far * weight
+    if scene.lamp_kelvin:
+        lamp = lamp_light(scene.size, scene.lamp_kelvin, scene.ambient_kelvin, scene.lamp_side, scene.lamp_strength)
+        image = _relit(image, lamp, scene.white_balance)
     if scene.blur > 0:
         image = cv2.GaussianBlur(image, (0, 0), scene.blur)
+    length, angle = scene.shake
+    if length >= 1:
+        size = int(math.ceil(length)) | 1
+        kernel = np.zeros((size, size), np.float32)
+        dx, dy = math.cos(math.radians(angle)) * length / 2, math.sin(math.radians(angle)) * length / 2
+        c = size // 2
+        cv2.line(kernel, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1, cv2.LINE_AA)
+        image = cv2.filter2D(image, -1, kernel / kernel.sum())
+    if scene.sharpen > 0:
+        image += scene.sharpen * (image - cv2.GaussianBlur(image, (0, 0), max(0.8, min(width, height) / 1500)))
     if scene.noise > 0:
         image += rng.normal(0, scene.noise, image.shape).astype(np.float32)
     picture = np.clip(image, 0, 255).astype(np.uint8)
@@ -553,16 +824,22 @@ def relight(picture, light, white_balance: float = 0.5):
     the picture's mean colour `white_balance` of the way back to grey (phones
     correct a colour cast only partly).
     """
-    linear = np.power(picture.astype(np.float32) / 255.0, GAMMA) * light
+    return (np.clip(_relit(picture.astype(np.float32), light, white_balance), 0, 255) + 0.5).astype(np.uint8)
+
+
+def _relit(image, light, white_balance: float):
+    """relight() on a float32 picture (0-255), giving float32."""
+    linear = np.power(np.clip(image, 0, 255) / 255.0, GAMMA).astype(np.float32)
     step = max(1, int(math.sqrt(linear.shape[0] * linear.shape[1] / 40000)))
-    sample = linear[::step, ::step].reshape(-1, 3)
-    before = np.power(picture[::step, ::step].reshape(-1, 3).astype(np.float32) / 255.0, GAMMA)
     luminance = np.array([0.0722, 0.7152, 0.2126], np.float32)
-    exposure = np.percentile(before @ luminance, 90) / max(float(np.percentile(sample @ luminance, 90)), 1e-6)
+    before = float(np.percentile(linear[::step, ::step].reshape(-1, 3) @ luminance, 90))
+    linear *= light
+    sample = linear[::step, ::step].reshape(-1, 3)
+    exposure = before / max(float(np.percentile(sample @ luminance, 90)), 1e-6)
     means = sample.mean(axis=0) + 1e-6
     balance = np.power(means.mean() / means, white_balance).astype(np.float32)
     linear *= (exposure * balance)[None, None, :]
-    return (np.power(np.clip(linear, 0, 1), 1 / GAMMA) * 255.0 + 0.5).astype(np.uint8)
+    return np.power(np.clip(linear, 0, 1), 1 / GAMMA) * np.float32(255.0)
 
 
 def lamp_light(size: tuple[int, int], lamp_kelvin: float, ambient_kelvin: float, side: float, strength: float = 0.8,
@@ -746,9 +1023,6 @@ def synthetic_photo(
 # turned its own way, some pushed against others (edge to edge or a corner
 # against an edge), photographed with the same tables, light and camera as
 # the grids.
-
-UNIT_SQUARE = np.array([(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)])
-
 
 @dataclass
 class RenderedHand:

@@ -25,27 +25,31 @@ LONG_SIZE, LONG_COUNT = (1200, 900), 24
 
 # condition: (least per-tile accuracy, least photos read exactly, most confidently wrong tiles)
 QUICK = {
-    "plain": (1.0, 5, 0),
+    "plain": (0.9833, 4, 0),
     "oblique": (1.0, 6, 0),
-    "steep": (0.9365, 4, 4),
-    "turned": (0.9787, 4, 1),
-    "board": (0.9726, 4, 0),
-    "cloth": (1.0, 4, 0),
-    "groups": (0.7619, 2, 24),
-    "tinted": (1.0, 5, 0),
+    "steep": (0.9682, 5, 1),
+    "turned": (1.0, 5, 0),
+    "board": (0.9861, 3, 0),
+    "cloth": (0.9577, 2, 0),
+    "wood": (1.0, 6, 0),
+    "groups": (0.9215, 2, 2),
+    "tinted": (0.9324, 2, 5),
     "packed": (1.0, 6, 0),
+    "rough": (1.0, 3, 0),
 }
 LONG = {
-    "plain": (1.0, 21, 0),
-    "oblique": (0.9925, 23, 2),
-    "steep": (0.9442, 19, 13),
-    "turned": (0.9855, 18, 2),
-    "board": (0.8513, 7, 25),
-    "cloth": (1.0, 19, 0),
-    "groups": (0.9116, 17, 23),
-    "tinted": (1.0, 16, 0),
-    "packed": (1.0, 24, 0),
-    "mixed": (0.8939, 11, 23),
+    "plain": (1.0, 20, 0),
+    "oblique": (0.9592, 20, 8),
+    "steep": (0.9601, 17, 8),
+    "turned": (0.9613, 15, 5),
+    "board": (0.9666, 12, 1),
+    "cloth": (0.9803, 13, 4),
+    "wood": (0.9917, 18, 0),
+    "groups": (0.8186, 9, 41),
+    "tinted": (0.9694, 13, 2),
+    "packed": (0.991, 22, 1),
+    "rough": (0.9879, 15, 0),
+    "mixed": (0.8868, 16, 38),
 }
 
 

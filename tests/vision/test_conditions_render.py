@@ -48,9 +48,11 @@ def test_turned_set_has_all_four_orientations():
 
 
 def test_steep_photos_shrink_the_far_side_to_about_half():
-    ratios = [near_far_ratio(p.scene, p.cells) for p in (make_photo("steep", seed, (400, 300)) for seed in range(8))]
-    assert all(0.35 <= r <= 0.75 for r in ratios), ratios
-    assert 0.4 <= float(np.median(ratios)) <= 0.65, ratios
+    # How much smaller the far tiles look depends on how deep the grid runs away from the
+    # lens (a single row across the view has all its tiles alike): about half, typically.
+    ratios = [near_far_ratio(p.scene, p.cells) for p in (make_photo("steep", seed, (400, 300)) for seed in range(12))]
+    assert min(ratios) >= 0.35 and max(ratios) < 0.9, ratios
+    assert 0.4 <= float(np.median(ratios)) <= 0.6, ratios
     flat = make_photo("plain", 0, (400, 300))
     assert near_far_ratio(flat.scene, flat.cells) > 0.8
 
