@@ -40,6 +40,12 @@ MAX_TYPE_LENGTH = 40
 MAX_ACTION_ID = 64
 # Keys of an action request that are for the service, not for the engine.
 SERVICE_KEYS = frozenset({"action_id", "expected_version", "pin"})
+# Kept with the event in the log but never shown to the engine: the player whose phone tapped
+# (so the phones can say "Ann marked Cy's grid wrong").
+BY = "by"
+# An event the service itself logs: a countdown the rules asked for was cancelled by hand. It
+# leaves the game's state as it is, and Undo takes it back like any event.
+TIMER_CANCELLED = "timer-cancelled"
 # Options that are the service's, not the engine's.
 SERVICE_OPTIONS = frozenset({"pin"})
 ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: ids are read aloud
@@ -107,10 +113,13 @@ def check_event(body: Any, players: Sequence[str]) -> dict[str, Any]:
         raise InputError("an action needs a \"type\", such as \"done\"")
     if len(event) > MAX_EVENT_KEYS:
         raise InputError(f"an action has at most {MAX_EVENT_KEYS} fields")
-    if "player" in event:
-        player = event["player"]
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(players):
-            raise InputError(f"\"player\" is a player's number, 0 to {len(players) - 1}")
+    for key in ("player", BY):
+        if key in event:
+            player = event[key]
+            if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(players):
+                raise InputError(f"\"{key}\" is a player's number, 0 to {len(players) - 1}")
+    if kind == TIMER_CANCELLED:
+        raise InputError("the countdown is cancelled with the timer's cancel command")
     return event
 
 
@@ -131,7 +140,15 @@ def check_expected_version(version: Any) -> int | None:
 
 
 def _apply(game: Game, state: Any, event: dict[str, Any]) -> Any:
-    """The engine's apply, with every way it can refuse turned into RuleError for the players."""
+    """The engine's apply, with every way it can refuse turned into RuleError for the players.
+
+    The service's own event (a cancelled countdown) leaves the state as it is; who tapped
+    (`by`) is the service's to keep, not the engine's to see.
+    """
+    if event.get("type") == TIMER_CANCELLED:
+        return state
+    if BY in event:
+        event = {k: v for k, v in event.items() if k != BY}
     try:
         return game.apply(state, event)
     except RuleError:
@@ -144,16 +161,26 @@ def _apply(game: Game, state: Any, event: dict[str, Any]) -> Any:
 
 @dataclass
 class _Fold:
-    """What a table's log folds to."""
+    """What a table's log folds to.
+
+    `timers[i]` is the countdown as it stood just before event i (what was left
+    of it then), so that taking the event back can give the countdown back too.
+    """
 
     states: list[Any]  # states[i]: after the first i effective events
     events: list[dict[str, Any]]
     event_ms: list[int]
-    undone: list[tuple[dict[str, Any], int]] = field(default_factory=list)  # the redo stack
+    undone: list[tuple[dict[str, Any], int, TimerRecord | None]] = field(default_factory=list)  # the redo stack
+    timers: list[TimerRecord | None] = field(default_factory=list)
 
     @property
     def state(self) -> Any:
         return self.states[-1]
+
+    def pushed(self, state: Any, event: dict[str, Any], timer: TimerRecord | None, undone: list | None = None) -> "_Fold":
+        """This fold with one more event (its time is filled in at the commit)."""
+        return _Fold(self.states + [state], self.events + [event], self.event_ms + [0],
+                     self.undone if undone is None else undone, self.timers + [timer])
 
 
 class Table:
@@ -248,6 +275,9 @@ class Table:
             "can_redo": bool(fold.undone),
             "undo_event": fold.events[-1] if fold.events else None,
             "redo_event": fold.undone[-1][0] if fold.undone else None,
+            # The same two events as the game says them ("Ann marked Cy's grid wrong"), if it does.
+            "undo_text": game_sentence(self.game, fold.events[-1], self.players) if fold.events else None,
+            "redo_text": game_sentence(self.game, fold.undone[-1][0], self.players) if fold.undone else None,
             "created_ms": self.record.created_ms,
             "finished_ms": self.finished_ms,
             "last_change": self.last_change,
@@ -316,6 +346,46 @@ class Table:
                     steps.append((at, scores))
             self._scores_cache = (self.version, steps)
             return steps
+
+
+def game_sentence(game: Game, event: dict[str, Any], players: Sequence[str]) -> str | None:
+    """An event as the game says it (companion.games.base.DescribedGame), or None if it does not.
+
+    The service's own `timer-cancelled` always has a sentence.
+    """
+    describe = getattr(game, "describe", None)
+    text = describe(event, list(players)) if describe is not None else None
+    if not text and event.get("type") == TIMER_CANCELLED:
+        return "The countdown was cancelled"
+    return text or None
+
+
+def describe_event(game: Game, event: dict[str, Any], players: Sequence[str]) -> str:
+    """An event as a sentence for the players, with who did it to whom right.
+
+    The game's own sentence when it has one; otherwise a plain one from the
+    event's type, its player and `by`, the player whose phone tapped.
+    """
+    text = game_sentence(game, event, players)
+    if text:
+        return text
+
+    def name(key: str) -> str | None:
+        value = event.get(key)
+        return players[value] if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(players) else None
+
+    by, player = name(BY), name("player")
+    words = str(event.get("type", "")).replace("-", " ")
+    text = f"{player}: {words}" if player else words[:1].upper() + words[1:]
+    return text + (f" (tapped by {by})" if by and by != player else "")
+
+
+def _record_at(record: TimerRecord | None, at_ms: int) -> TimerRecord | None:
+    """A logged countdown as it stood at wall-clock `at_ms`: a running one with what was left then."""
+    if record is None or record.status != "running" or record.deadline_wall_ms is None:
+        return record
+    left = min(record.remaining_ms, max(0, record.deadline_wall_ms - at_ms))
+    return TimerRecord("running", record.key, record.duration_ms, left, None)
 
 
 def _change(entry: LogEntry) -> dict[str, Any]:
@@ -517,7 +587,7 @@ class TableService:
                 return table, True
             self._check_version(table, expected_version)
             state = _apply(table.game, table.state, event)
-            fold = _Fold(table.fold.states + [state], table.fold.events + [event], table.fold.event_ms + [0])
+            fold = table.fold.pushed(state, event, self._timer_record(table.countdown), undone=[])
             countdown = self._reconciled(table, table.countdown, state, "event", event)
             entries = [NewEntry("event", event, action_id)]
             entries += self._timer_entries(table.countdown, countdown)
@@ -545,16 +615,18 @@ class TableService:
             if kind == "undo":
                 if not old.events:
                     raise NothingToUndo("nothing to undo")
-                event = old.events[-1]
-                fold = _Fold(old.states[:-1], old.events[:-1], old.event_ms[:-1], old.undone + [(event, old.event_ms[-1])])
+                event, before = old.events[-1], old.timers[-1]
+                fold = _Fold(old.states[:-1], old.events[:-1], old.event_ms[:-1],
+                             old.undone + [(event, old.event_ms[-1], before)], old.timers[:-1])
+                countdown = self._reconciled(table, table.countdown, fold.state, kind, before=before)
             else:
                 if not old.undone:
                     raise NothingToUndo("nothing to redo")
-                event, _ = old.undone[-1]
+                event = old.undone[-1][0]
                 # Deterministic engine: the same event on the same state cannot fail now.
                 state = _apply(table.game, old.state, event)
-                fold = _Fold(old.states + [state], old.events + [event], old.event_ms + [0], old.undone[:-1])
-            countdown = self._reconciled(table, table.countdown, fold.state, kind, event if kind == "redo" else None)
+                fold = old.pushed(state, event, self._timer_record(table.countdown), undone=old.undone[:-1])
+                countdown = self._reconciled(table, table.countdown, fold.state, kind, event)
             entries = [NewEntry(kind, {}, action_id)] + self._timer_entries(table.countdown, countdown)
             self._commit(table, entries, fold, countdown)
         self._after_change(table, chirp=kind)
@@ -594,8 +666,17 @@ class TableService:
                 countdown = old.resume(now)
             else:
                 countdown = old.cancel()
-            entries = [NewEntry("timer", self._timer_body(countdown), action_id)]
-            self._commit(table, entries, table.fold, countdown)
+            request = self._timer_request(table, table.state)
+            if command == "cancel" and old.status in ("running", "paused") and request and request[0] == old.key:
+                # The rules asked for this countdown: cancelling it is a change to the game, logged
+                # as an event so that Undo gives the countdown back with the time it had left.
+                event = {"type": TIMER_CANCELLED}
+                fold = table.fold.pushed(table.state, event, self._timer_record(old), undone=[])
+                entries = [NewEntry("event", event, action_id), NewEntry("timer", self._timer_body(countdown))]
+                self._commit(table, entries, fold, countdown)
+            else:
+                entries = [NewEntry("timer", self._timer_body(countdown), action_id)]
+                self._commit(table, entries, table.fold, countdown)
         self._after_change(table, timer_changed=True)
         return table, False
 
@@ -615,6 +696,7 @@ class TableService:
             with table.lock:
                 if not table.countdown.is_due(self.clock.monotonic()) or table.closed:
                     continue
+                before = self._timer_record(table.countdown)
                 expired = table.countdown.expire()
                 entries = [NewEntry("timer", self._timer_body(expired))]
                 fold = table.fold
@@ -626,7 +708,7 @@ class TableService:
                     except RuleError as exc:
                         log.warning("table %s: timer-expired refused by the rules: %s", table.id, exc)
                     else:
-                        fold = _Fold(fold.states + [state], fold.events + [event], fold.event_ms + [0])
+                        fold = fold.pushed(state, event, before, undone=[])
                         entries.append(NewEntry("event", event))
                         after = self._reconciled(table, expired, state, "event", event)
                         entries += self._timer_entries(expired, after)
@@ -655,13 +737,17 @@ class TableService:
         return str(key), float(seconds)
 
     def _reconciled(self, table: Table, countdown: Countdown, state: Any, cause: str,
-                    event: dict[str, Any] | None = None) -> Countdown:
+                    event: dict[str, Any] | None = None, before: TimerRecord | None = None) -> Countdown:
         """The countdown after a change of state: follow what the rules ask for.
 
         A new request starts a countdown; a request that went away cancels the
         countdown it started (hand-started ones are left alone), or shows it
-        expired if the change was a `timer-expired` (typed in, or redone);
-        undoing the expiry of a request that is back gives it a fresh countdown.
+        expired if the change was a `timer-expired` (typed in, or redone).
+        Undo gives back the countdown the undone event found (`before`): a
+        verify that ended the one-minute race with 3 s left, taken back, leaves
+        3 s, not a fresh minute; a cancelled countdown, its time left. Undoing
+        the expiry of a request that is back gives it a fresh countdown.
+        A redone cancel cancels again.
         """
         request = self._timer_request(table, state)
         now = self.clock.monotonic()
@@ -675,12 +761,24 @@ class TableService:
                 return Countdown()
             return countdown
         key, seconds = request
+        live = countdown.key == key and countdown.status in ("running", "paused")
+        if cause == "redo" and (event or {}).get("type") == TIMER_CANCELLED:
+            return countdown.cancel() if live else countdown
+        if (cause == "undo" and not live and before is not None and before.key == key
+                and before.status in ("running", "paused") and before.remaining_ms > 0):
+            if before.status == "paused":
+                return Countdown("paused", key, before.duration_ms, before.remaining_ms, None)
+            return Countdown("running", key, before.duration_ms, 0, now + before.remaining_ms / 1000)
         if countdown.key != key or (cause in ("undo", "redo") and countdown.status == "expired"):
             try:
                 return countdown.start(seconds, now, key)
             except TimerError:
                 log.error("table %s: the rules asked for a %r second countdown", table.id, seconds)
         return countdown
+
+    def _timer_record(self, countdown: Countdown) -> TimerRecord:
+        """The countdown as it stands now, what is left of it frozen (kept with each event)."""
+        return countdown.to_record(self.clock.monotonic(), self.clock.time())
 
     def _timer_body(self, countdown: Countdown) -> dict[str, Any]:
         return countdown.to_record(self.clock.monotonic(), self.clock.time()).to_json()
@@ -735,15 +833,17 @@ class TableService:
                     fold.states.append(_apply(table.game, fold.state, entry.body))
                     fold.events.append(entry.body)
                     fold.event_ms.append(entry.created_ms)
+                    fold.timers.append(_record_at(record, entry.created_ms))
                     fold.undone.clear()
                 elif entry.kind == "undo" and fold.events:
-                    fold.undone.append((fold.events.pop(), fold.event_ms.pop()))
+                    fold.undone.append((fold.events.pop(), fold.event_ms.pop(), fold.timers.pop()))
                     fold.states.pop()
                 elif entry.kind == "redo" and fold.undone:
-                    event, ms = fold.undone.pop()
+                    event, ms, _ = fold.undone.pop()
                     fold.states.append(_apply(table.game, fold.state, event))
                     fold.events.append(event)
                     fold.event_ms.append(ms)
+                    fold.timers.append(_record_at(record, entry.created_ms))
                 elif entry.kind == "timer":
                     record = TimerRecord.from_json(entry.body)
             except RuleError as exc:

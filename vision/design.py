@@ -31,14 +31,9 @@ from typing import Any
 from vision.config import DesignConfig
 from vision.errors import ClassifyError
 
-# The printed designs in tile units (side 1, centred on 0), for vision.synthetic and
-# for working out how blur moves a design's features.
-CIRCLE_RADIUS = 0.41
-SQUARE_HALF = 0.315
-DIAMOND_HALF = 0.445
-CLOVER = (0.26, 0.16, 0.17)  # lobe centre distance, lobe radius, centre disc radius
-STAR4 = (0.53, 0.17)  # tip radius, inner radius; the tips point at the tile's corners
-STAR8 = (0.42, 0.19)  # a tip along each grid axis and each diagonal
+# The printed designs' outlines in tile units (side 1, centred on 0) come from
+# companion.games.pivit_tiles.artwork: one source for the camera, its synthetic photos and
+# the phones' pictures.
 
 # (solidity, roundness, axis harmonic, eight harmonic) of each printed design, sharp.
 PROTOTYPES: dict[str, tuple[float, float, float, float]] = {
@@ -60,34 +55,12 @@ BLUR_STEPS = (0.0, 0.012, 0.024, 0.036, 0.048, 0.06)
 
 
 def design_polygons(design: str) -> list[Any]:
-    """A printed design as polygons in tile units (N x 2 arrays) whose union is the shape."""
+    """A printed design as polygons in tile units (N x 2 arrays) whose union is the shape. Raises ValueError."""
     import numpy as np
 
-    def circle(cx: float, cy: float, r: float, n: int = 48):
-        a = np.linspace(0, 2 * math.pi, n, endpoint=False)
-        return np.column_stack([cx + r * np.cos(a), cy + r * np.sin(a)])
+    from companion.games.pivit_tiles.artwork import design_polygons as outlines
 
-    def star(points: int, outer: float, inner: float, phase: float):
-        a = phase + np.arange(2 * points) * math.pi / points
-        r = np.where(np.arange(2 * points) % 2 == 0, outer, inner)
-        return np.column_stack([r * np.cos(a), r * np.sin(a)])
-
-    if design == "1":
-        return [circle(0, 0, CIRCLE_RADIUS)]
-    if design == "2":
-        d, lobe, middle = CLOVER
-        return [circle(d, 0, lobe), circle(-d, 0, lobe), circle(0, d, lobe), circle(0, -d, lobe), circle(0, 0, middle)]
-    if design == "3":
-        h = DIAMOND_HALF
-        return [np.array([(0, -h), (h, 0), (0, h), (-h, 0)])]
-    if design == "4":
-        h = SQUARE_HALF
-        return [np.array([(-h, -h), (h, -h), (h, h), (-h, h)])]
-    if design == "5":
-        return [star(4, STAR4[0], STAR4[1], math.pi / 4)]
-    if design == "6":
-        return [star(8, STAR8[0], STAR8[1], 0.0)]
-    raise ValueError(f"no design {design!r}")
+    return [np.array(poly) for poly in outlines(design)]
 
 
 def draw_design(design: str, size: int, blur: float = 0.0, face: int = 30, paint: int = 230):

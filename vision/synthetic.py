@@ -32,9 +32,10 @@ from typing import Any
 
 import numpy as np  # a test and bench tool: never on the command line's start-up path
 
-from vision.design import STAR8, design_polygons
+from companion.games.pivit_tiles import artwork
+from vision.design import design_polygons
 
-BLACK_BGR = (22.0, 18.0, 16.0)
+BLACK_BGR = tuple(float(v) for v in reversed(artwork.FACE_RGB))
 
 BACKGROUNDS = ("wood", "cloth", "white")
 # Surfaces drawn on the table plane (so they share the tiles' perspective): a printed
@@ -158,17 +159,9 @@ def random_scene(
     return replace(scene, **overrides)
 
 
-# What each paint looks like in a daylight photo (BGR, black face included): the
-# printed tiles as a phone sees them. Purple is not in the measured set: a violet.
-PAINT_BGR = {
-    "R": (46.0, 27.0, 159.0),
-    "O": (31.0, 62.0, 170.0),
-    "Y": (18.0, 158.0, 153.0),
-    "G": (40.0, 96.0, 8.0),
-    "B": (168.0, 95.0, 7.0),
-    "P": (160.0, 68.0, 121.0),
-    "W": (224.0, 215.0, 184.0),
-}
+# What each paint looks like in a daylight photo (BGR, black face included): the printed
+# tiles as a phone sees them (companion.games.pivit_tiles.artwork, the one source).
+PAINT_BGR = {c: paint.photo_bgr for c, paint in artwork.PAINTS.items()}
 
 
 def paint_bgr(colour: str) -> tuple[float, float, float]:
@@ -178,26 +171,7 @@ def paint_bgr(colour: str) -> tuple[float, float, float]:
 
 def wild_sectors(colours: str) -> list[tuple[str, Any]]:
     """A wild's eight-point star cut into one 60-degree sector per colour: (colour, polygon)."""
-    outer, inner = STAR8
-    # The star's outline, densely, so a sector can follow it.
-    a = np.arange(16) * math.pi / 8
-    r = np.where(np.arange(16) % 2 == 0, outer, inner)
-    corners = np.column_stack([r * np.cos(a), r * np.sin(a)])
-    dense = []
-    for k in range(16):
-        p, q = corners[k], corners[(k + 1) % 16]
-        for t in np.linspace(0, 1, 12, endpoint=False):
-            dense.append(p + (q - p) * t)
-    dense = np.array(dense)
-    angles = np.arctan2(dense[:, 1], dense[:, 0]) % (2 * math.pi)
-    sectors = []
-    n = len(colours)
-    for k, colour in enumerate(colours):
-        lo, hi = 2 * math.pi * k / n, 2 * math.pi * (k + 1) / n
-        inside = dense[(angles >= lo) & (angles < hi)]
-        order = np.argsort(np.arctan2(inside[:, 1], inside[:, 0]) % (2 * math.pi))
-        sectors.append((colour, np.vstack([[0.0, 0.0], inside[order]])))
-    return sectors
+    return [(colour, np.array(poly)) for colour, poly in artwork.wild_sectors(colours)]
 
 
 def _background(scene: Scene, rng, to_image=None):

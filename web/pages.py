@@ -18,6 +18,7 @@ from web import get_service
 from web.api import public_url, table_url
 from web.chart import score_chart
 from web.history import export_csv, export_json, finished_games, player_statistics
+from web.option_words import form_options
 from web.qr import qr_svg
 
 bp = Blueprint("pages", __name__)
@@ -50,13 +51,13 @@ def home():
         game = get_game(game_id)
         options = {**game.default_options(), **{k: v for k, v in config.games.get(game_id, {}).items()
                                                  if k in game.default_options()}}
+        # Options with a fixed set of values get a menu (games may list them).
+        choices = getattr(game, "option_choices", lambda: {})()
         games.append({"id": game.id, "title": game.title, "min_players": game.min_players,
-                      "max_players": game.max_players, "options": options,
-                      # Options with a fixed set of values get a menu (games may list them).
-                      "choices": getattr(game, "option_choices", lambda: {})()})
+                      "max_players": game.max_players, "options": options, "choices": choices,
+                      "fields": form_options(game.id, options, choices)})
     url = public_url() + "/"
-    return render_template("home.html", tables=service.tables(), games=games, url=url, qr=qr_svg(url),
-                           games_json=json.dumps(games))
+    return render_template("home.html", tables=service.tables(), games=games, url=url, qr=qr_svg(url))
 
 
 @bp.get("/tables/<table_id>")

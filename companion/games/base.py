@@ -70,3 +70,16 @@ class TimedGame(Protocol):
         cancels it when the request goes away, and applies
         ``{"type": "timer-expired"}`` exactly once when it runs out.
         """
+
+
+class DescribedGame(Protocol):
+    """Optional: a game that says its events in sentences (the phones' undo line, the history)."""
+
+    def describe(self, event: dict[str, Any], players: list[str]) -> str | None:
+        """The event as a sentence, or None to let the service say it plainly.
+
+        ``event["by"]``, when there, is the player whose phone tapped: "Ann marked
+        Cy's grid wrong" is ``{"type": "verify", "player": 2, "valid": false, "by": 0}``.
+        A "timer-cancelled" event is the service's: a countdown the rules asked for
+        was cancelled by hand.
+        """

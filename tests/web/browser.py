@@ -88,6 +88,7 @@ def create_table(browser, server, players, shots, **options):
         page.get_by_role("button", name="Add a player").click()
     for i, name in enumerate(players):
         page.get_by_label(f"Player {i + 1}", exact=True).fill(name)
+    page.locator("fieldset.options:not([hidden]) details.advanced > summary").click()  # "More options"
     for key, value in options.items():
         field = page.locator(f"#opt-pivit-tiles-{key}")
         if field.evaluate("e => e.tagName") == "SELECT":  # options with fixed values are menus

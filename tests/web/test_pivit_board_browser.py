@@ -231,6 +231,7 @@ def test_two_phones_tap_a_whole_6x6_game_to_the_end(browser, server):
     host.get_by_label("Player 1", exact=True).fill("Ann")
     host.get_by_label("Player 2", exact=True).fill("Bob")
     host.locator("#opt-pivit-board-board_size").fill("6")
+    host.locator("fieldset.options:not([hidden]) details.advanced > summary").click()  # "More options"
     host.locator("#opt-pivit-board-seed").fill("13")
     host.get_by_label("Table PIN").fill(PIN)
     host.get_by_role("button", name="Create the table").click()

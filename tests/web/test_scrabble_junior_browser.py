@@ -230,6 +230,7 @@ def create_on_the_home_page(browser, server, players, shots, **options):
         page.get_by_role("button", name="Add a player").click()
     for i, name in enumerate(players):
         page.get_by_label(f"Player {i + 1}", exact=True).fill(name)
+    page.locator("fieldset.options:not([hidden]) details.advanced > summary").click()  # "More options"
     for key, value in options.items():
         field = page.locator(f"#opt-{GAME_ID}-{key}")
         if field.evaluate("e => e.tagName") == "SELECT":  # options with fixed values are menus

@@ -262,6 +262,10 @@ class PivitTiles:
             allowed.append(ev)
         return allowed
 
+    def describe(self, event: dict[str, Any], players: list[str]) -> str | None:
+        """The event as a sentence for the phones' undo line and the history (see describe_event)."""
+        return describe_event(event, players)
+
     def to_json(self, state: State) -> dict[str, Any]:
         o = state.options
         return {
@@ -303,6 +307,49 @@ class PivitTiles:
 
 
 GAME = PivitTiles()
+
+
+def describe_event(event: dict[str, Any], players: list[str]) -> str | None:
+    """An event in a sentence, with the right actor: "Ann marked Cy's grid wrong".
+
+    `by` is the player whose phone tapped, when the phone said; without it the
+    sentence names only the player the event is about. None for a type this
+    game does not know.
+    """
+    def name(key: str) -> str | None:
+        value = event.get(key)
+        ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(players)
+        return players[value] if ok else None
+
+    kind, who, by = event.get("type"), name("player"), name("by")
+    other = by is not None and by != who  # someone tapped for another player
+    if kind == "start-round":
+        return f"{by} said go: the round started" if by else "Go! The round started"
+    if kind == "next-round":
+        return f"{by} set up the next round" if by else "The next round was set up"
+    if kind == "timer-expired":
+        return "Time ran out"
+    if kind == "timer-cancelled":
+        return f"{by} cancelled the one-minute timer" if by else "The one-minute timer was cancelled"
+    if who is None:
+        return None
+    if kind == "trade":
+        return f"{by} recorded a trade for {who}" if other else f"{who} traded a tile"
+    if kind == "done":
+        return f"{by} said done for {who}" if other else f"{who} said done"
+    if kind == "return-stick":
+        return f"{by} returned {who}'s stick" if other else f"{who} returned the stick"
+    if kind == "leave":
+        return f"{by} said {who} left the game" if other else f"{who} left the game"
+    if kind == "verify":
+        verdict = "correct" if event.get("valid") else "wrong"
+        if event.get("source") == "camera":
+            return (f"{by} recorded the camera check: {who}'s grid is {verdict}" if by
+                    else f"The camera check found {who}'s grid {verdict}")
+        if by == who:
+            return f"{who} marked their own grid {verdict}"
+        return f"{by} marked {who}'s grid {verdict}" if by else f"{who}'s grid was marked {verdict}"
+    return None
 
 
 # -- handlers: each mutates the fresh copy it is given ------------------------------
