@@ -14,12 +14,25 @@ What it draws, after the printed tiles:
   60-degree sector each (the project's convention for a wild's look; the
   reader calls any design painted in three or more colours a wild);
 - the classic (purple) and connect (white) tile sets;
-- a table of wood planks, plain cloth of some colour, or white;
+- a table of wood planks, plain cloth of some colour, or white; or, drawn on
+  the table plane so that it shares the tiles' perspective, a printed game
+  board (lines, coloured squares, numbers, letters, a word game's premium
+  squares and their words), gingham, stripes, dots, florals, or wooden
+  planks with grain, seams and knots; crumbs on the table;
 - hand placement: tiles touching or with small gaps, jittered and turned by
   a degree or two;
 - the camera: rotation up to 45 degrees, mild perspective, a lighting
   gradient, an optional soft shadow, a colour cast, blur, noise and JPEG
-  artefacts.
+  artefacts; or a pinhole camera (`camera_tilt`, `camera_azimuth`,
+  `camera_fov`) up to 55 degrees from straight down and more, with tiles
+  that stand `thickness` high (their sides show, their tops lie on their
+  own plane) and depth of field;
+- light in colour: a lamp of a colour temperature against an ambient light
+  of another, in linear light, falling with the cube of the distance, the
+  phone's exposure and partial white balance (`lamp_kelvin`, `relight`,
+  `lamp_light`), glare on glossy tiles; camera shake, the phone's sharpening;
+- the file as a phone writes it: a JPEG stored as the sensor read it with an
+  EXIF Orientation tag 1, 3, 6 or 8 (`encode_photo`).
 
 `random_grid` makes grids that pass the grid check, or that fail it with
 one fault put in; `synthetic_photo` puts the two together.

@@ -75,3 +75,34 @@ def test_whole_grid_in_the_frame():
             corners = np.vstack(list(photo.rendered.corners.values()))
             assert corners.min() >= 0 and (corners[:, 0] <= photo.rendered.image.shape[1]).all(), (condition, seed)
             assert (corners[:, 1] <= photo.rendered.image.shape[0]).all(), (condition, seed)
+
+
+def test_standing_tiles_show_their_near_side():
+    # One tile seen 50 degrees from straight down, the camera leaning to the picture's bottom:
+    # with thickness its top is lifted towards the lens and the strip below it is its black side.
+    cells = {(0, 0): "1R"}
+    base = dict(size=(400, 300), background="white", camera_tilt=50.0, camera_azimuth=90.0, camera_fov=70.0,
+                tile_px=80.0, jitter=0.0, turn=0.0)
+    flat = render(cells, "classic", Scene(**base))
+    thick = render(cells, "classic", Scene(**base, thickness=0.3))
+    top, foot = thick.corners[(0, 0)][:, 1].max(), flat.corners[(0, 0)][:, 1].max()
+    assert top < foot - 5
+    x = int(thick.corners[(0, 0)][:, 0].mean())
+    assert thick.image[int((top + foot) / 2), x].max() < 80  # the tile's side
+    assert flat.image[int(foot) + 3, x].min() > 150 and thick.image[int(foot) + 3, x].min() > 130  # the table
+
+
+def test_colour_temperature_and_relighting():
+    from vision.synthetic import kelvin_bgr, lamp_light, relight
+
+    assert np.allclose(kelvin_bgr(6500), 1.0, atol=0.03)
+    b, g, r = kelvin_bgr(2700)
+    assert r == 1.0 and r > g > b  # tungsten: warm
+    b, g, r = kelvin_bgr(9000)
+    assert b == 1.0 and b > r  # a cool LED: blue
+    picture = np.random.default_rng(0).integers(30, 220, (60, 80, 3)).astype(np.uint8)
+    same = relight(picture, np.ones((60, 80, 3), np.float32), white_balance=0.0)
+    assert np.abs(same.astype(int) - picture).max() <= 1
+    lamp = lamp_light((80, 60), 8000, 3000, side=0.0, strength=0.9)
+    assert lamp[30, 79].sum() > 2 * lamp[30, 0].sum()  # the lamp's side is much brighter
+    assert lamp[30, 79, 0] > lamp[30, 79, 2] and lamp[30, 0, 2] > lamp[30, 0, 0]  # blue near it, warm far away
