@@ -30,7 +30,16 @@ sets, wilds, rotation on the table, gaps, hand placement, blur, noise, JPEG):
 - packed: tiles in solid blocks with no gaps;
 - rough: blur, camera shake, heavy noise, strong JPEG compression and the
   phone's sharpening halos;
-- mixed: all of the above at once, drawn at random.
+- mixed: all of the above at once, drawn at random;
+
+and beyond what a careful player does, where the reader should read the
+grid, or say where it is not sure or a tile may be missing, or ask for a
+better photo, but never be confidently wrong:
+
+- large: a late game's grid of 25-45 tiles, its far tiles small at an angle;
+- occluded: a finger over the grid, covering part of a tile or more;
+- cutoff: part of the grid outside the picture;
+- extreme: 58-63 degrees from straight down, and blurred.
 
 Every photo is a JPEG with an EXIF block, as a phone writes it, and its tiles
 stand 0.1-0.3 of their side high, so that at an angle their sides show. Now
@@ -58,7 +67,13 @@ from vision.synthetic import (
     scene_map,
 )
 
-CONDITIONS = ("plain", "oblique", "steep", "turned", "board", "cloth", "wood", "groups", "tinted", "packed", "rough", "mixed")
+CONDITIONS = ("plain", "oblique", "steep", "turned", "board", "cloth", "wood", "groups", "tinted", "packed", "rough", "mixed",
+              "large", "occluded", "cutoff", "extreme")
+# What "mixed" draws from (fixed, so that adding a condition does not change its photos).
+MIXED_FROM = ("oblique", "steep", "turned", "board", "cloth", "wood", "groups", "tinted", "packed", "rough")
+# Beyond a careful player's photo: the reader should read them, or say where it is not sure,
+# where a tile may be missing, or ask for a better photo; never be confidently wrong.
+BEYOND = ("large", "occluded", "cutoff", "extreme")
 TEST_SIZE = (1200, 900)  # small enough for the test suite, tiles still tens of pixels
 PHONE_SIZE = (4032, 3024)  # a 12-megapixel phone photo
 
@@ -104,26 +119,80 @@ def make_photo(condition: str, seed: int, size: tuple[int, int] = TEST_SIZE) -> 
     # One stream per (condition, seed), independent of the order photos are made in.
     rng = np.random.default_rng([CONDITIONS.index(condition), seed])
     if condition == "mixed":
-        kinds = [k for k in CONDITIONS if k not in ("mixed", "plain")]
-        picks = set(rng.choice(kinds, size=int(rng.integers(2, 5)), replace=False))
+        picks = set(rng.choice(MIXED_FROM, size=int(rng.integers(2, 5)), replace=False))
     else:
         picks = {condition}
     tileset = str(rng.choice(["classic", "connect"]))
     cells = _grid(rng, tileset, picks)
     scene = _scene(rng, size, picks)
     scene = fit_in_frame(scene, cells, float(rng.uniform(0.55, 0.9)))
+    if "occluded" in picks:
+        scene = replace(scene, finger=_finger(rng, scene, cells))
+    if "cutoff" in picks:
+        scene = _cut_off(rng, scene, cells)
     rendered = render(cells, tileset, scene)
     name = f"{condition}-{seed:04d}"
     return EvalPhoto(name, condition, rendered.data, rendered.cells, tileset, rendered.scene, rendered)
 
 
 def _grid(rng, tileset: str, picks: set[str]) -> dict[tuple[int, int], str]:
+    if "large" in picks:
+        return _with_wilds(rng, _large_grid(rng, tileset, int(rng.integers(25, 46))))
     if "packed" in picks:
         return _packed_blocks(rng, tileset)
     if "groups" in picks:
         return _groups(rng, tileset)
     grid = random_grid(rng, tileset, int(rng.integers(6, 25)), valid=bool(rng.random() < 0.7))
     return _with_wilds(rng, grid)
+
+
+def _large_grid(rng, tileset: str, count: int) -> dict[tuple[int, int], str]:
+    """A late game's grid: lines of two to six tiles crossing each other, `count` tiles in all."""
+    grid = {(0, c): _random_tile(rng, tileset) for c in range(int(rng.integers(3, 7)))}
+    for _ in range(2000):
+        if len(grid) >= count:
+            break
+        cells = sorted(grid)
+        r, c = cells[int(rng.integers(0, len(cells)))]
+        dr, dc = ((0, 1), (1, 0))[int(rng.integers(0, 2))]
+        start = int(rng.integers(-4, 1))
+        for k in range(start, start + int(rng.integers(2, 7))):
+            cell = (r + k * dr, c + k * dc)
+            if cell not in grid and len(grid) < count:
+                grid[cell] = _random_tile(rng, tileset)
+    return _normalised(grid)
+
+
+def _finger(rng, scene: Scene, cells) -> tuple:
+    """A finger's tip over one of the tiles (a little off its middle), coming from any side."""
+    pitch = cell_pitch(scene)
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
+    r, c = sorted(cells)[int(rng.integers(0, len(cells)))]
+    x = (c - (min(cols) + max(cols)) / 2) * pitch + float(rng.uniform(-0.35, 0.35))
+    y = (r - (min(rows) + max(rows)) / 2) * pitch + float(rng.uniform(-0.35, 0.35))
+    return (x, y, float(rng.uniform(0, 360)), float(rng.uniform(0.6, 0.9)))
+
+
+def _cut_off(rng, scene: Scene, cells) -> Scene:
+    """The scene moved so that 15-45% of the grid's picture lies beyond one edge of the frame."""
+    h = scene_map(scene, scene.thickness)
+    homog = np.hstack([grid_corners(scene, cells), np.ones((len(cells) * 4, 1))]) @ h.T
+    pts = homog[:, :2] / homog[:, 2:3]
+    width, height = scene.size
+    side = int(rng.integers(0, 4))
+    share = float(rng.uniform(0.15, 0.45))
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    x, y = scene.centre
+    if side == 0:
+        x -= (lo[0] + share * (hi[0] - lo[0])) / width
+    elif side == 1:
+        x += (width - hi[0] + share * (hi[0] - lo[0])) / width
+    elif side == 2:
+        y -= (lo[1] + share * (hi[1] - lo[1])) / height
+    else:
+        y += (height - hi[1] + share * (hi[1] - lo[1])) / height
+    return replace(scene, centre=(float(x), float(y)))
 
 
 def _with_wilds(rng, grid: dict) -> dict:
@@ -180,7 +249,11 @@ def _scene(rng, size: tuple[int, int], picks: set[str]) -> Scene:
         tilt = float(rng.uniform(25.0, 55.0))
     elif "steep" in picks:
         tilt = float(rng.uniform(50.0, 55.0))
-    elif picks & {"board", "cloth", "wood", "groups", "tinted", "packed", "turned", "rough"}:
+    elif "extreme" in picks:
+        tilt = float(rng.uniform(58.0, 63.0))
+    elif "large" in picks:
+        tilt = float(rng.uniform(0.0, 45.0))
+    elif picks & {"board", "cloth", "wood", "groups", "tinted", "packed", "turned", "rough", "occluded", "cutoff"}:
         tilt = float(rng.uniform(0.0, 40.0))
     background = str(rng.choice(BACKGROUNDS))
     tint = (1.0, 1.0, 1.0)
@@ -248,6 +321,8 @@ def _scene(rng, size: tuple[int, int], picks: set[str]) -> Scene:
         gap, jitter, turn = 0.0, float(rng.uniform(0.0, 0.015)), float(rng.uniform(0.0, 0.8))
     blur, noise, quality = float(rng.uniform(0.0, 1.2)), float(rng.uniform(0.0, 4.0)), int(rng.choice([70, 80, 90]))
     shake, sharpen = (0.0, 0.0), float(rng.uniform(0.0, 0.5))
+    if "extreme" in picks:
+        blur, noise = float(rng.uniform(1.2, 2.5)), float(rng.uniform(2.0, 6.0))
     if "rough" in picks:
         blur, noise, quality = float(rng.uniform(1.0, 2.5)), float(rng.uniform(4.0, 10.0)), int(rng.uniform(35, 65))
         shake, sharpen = (float(rng.uniform(0.0, 6.0)) * size[0] / 1200, float(rng.uniform(0, 180))), float(rng.uniform(0.3, 1.2))

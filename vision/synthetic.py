@@ -115,6 +115,9 @@ class Scene:
     glare: float = 0.0  # a lamp's reflection on glossy tiles: brightness of the highlights (0 none, 1 white)
     focus: float = 0.0  # depth of field (pinhole camera only): blur in pixels at the far side, the middle sharp
     crumbs: int = 0  # dark specks on the table (crumbs, dirt, bits of eraser) around the grid
+    # A finger over the grid: its tip (x, y on the table, tiles from the grid's middle), the
+    # direction it comes from (degrees on the table) and its width (tiles); () for none.
+    finger: tuple = ()
 
 
 @dataclass
@@ -633,6 +636,32 @@ def _draw_top(image, frame, tile: str, colours: str, black, rng) -> None:
             _fill(image, frame(poly), paint)
 
 
+def _draw_finger(image, scene: Scene, on_table, above) -> None:
+    """A finger reaching over the grid (through `above`, a plane over the tiles) and its soft shadow on the table."""
+    import cv2
+
+    x, y, angle, width = scene.finger
+    a = math.radians(angle)
+    along = np.array([math.cos(a), math.sin(a)])
+    across = np.array([-along[1], along[0]])
+    tip = np.array([x, y])
+    # The outline: a rounded tip, then straight sides running 15 tiles back, out of the picture.
+    arc = np.linspace(-math.pi / 2, math.pi / 2, 16)
+    round_tip = [tip + (width / 2) * (-math.cos(t) * along + math.sin(t) * across) for t in arc]
+    outline = np.array(round_tip + [tip + 15 * along + width / 2 * across, tip + 15 * along - width / 2 * across])
+    height, width_px = image.shape[:2]
+    shade = np.zeros((height, width_px), np.float32)
+    _fill(shade, _apply(on_table, outline + np.array([0.15, 0.2])), 1.0)
+    shade = cv2.GaussianBlur(shade, (0, 0), max(1.0, scene.tile_px * 0.25))
+    image *= (1 - 0.4 * shade)[..., None]
+    skin = np.array([120.0, 150.0, 205.0], np.float32)
+    mask = np.zeros((height, width_px), np.float32)
+    _fill(mask, _apply(above, outline), 1.0)
+    # Rounded: lighter along its middle, darker at its sides (a soft ramp across the mask).
+    core = cv2.GaussianBlur(mask, (0, 0), max(1.0, scene.tile_px * width * 0.15))
+    image[...] = image * (1 - mask[..., None]) + (skin * (0.55 + 0.5 * core[..., None])) * mask[..., None]
+
+
 def _photograph(image, placed: dict, colours: str, scene: Scene, to_image, rng):
     """Lay the tiles on the table `image` and take the picture: (BGR uint8, encoded bytes, corners).
 
@@ -714,6 +743,9 @@ def _photograph(image, placed: dict, colours: str, scene: Scene, to_image, rng):
             _fill(highlight, _frame(top, centre, turn, *squash)(blob), float(rng.uniform(0.5, 1.0)))
         highlight = cv2.GaussianBlur(highlight, (0, 0), max(1.0, scene.tile_px * 0.06))
         image += (255.0 * scene.glare * highlight)[..., None]
+
+    if scene.finger:
+        _draw_finger(image, scene, to_image, scene_map(scene, scene.thickness + 0.4) if pinhole else to_image)
 
     if scene.focus > 0 and pinhole:
         # Depth of field: sharp at the grid's middle, blurring towards the far side (and a

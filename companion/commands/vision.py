@@ -96,7 +96,8 @@ def register(subparsers) -> None:
         "evalset",
         help="write synthetic evaluation photos for each condition",
         description="Write COUNT seeded synthetic photos of each condition (plain, oblique, steep, turned, "
-        "board, cloth, wood, groups, tinted, packed, rough, mixed) to DIR as NAME.jpg + NAME.json truth files, for "
+        "board, cloth, wood, groups, tinted, packed, rough, mixed; and beyond a careful player's photo: large, "
+        "occluded, cutoff, extreme) to DIR as NAME.jpg + NAME.json truth files, for "
         "`companion vision eval DIR`. The same seed always gives the same photos.",
     )
     evalset.add_argument("--conditions", default="all", metavar="LIST",
