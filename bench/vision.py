@@ -10,8 +10,9 @@ Prints, and passes or fails nothing:
    phone photo): per-tile accuracy, photos read exactly, confidently wrong
    tiles, tiles not sure, cells "may be missing", refusals, time per photo
    in the reader. The photos are written once to
-   bench/out/evalsets/WxH-sSEED/ (gitignored; the same seed gives the same
-   photos) and read from there, decode included.
+   bench/out/evalsets/WxH-sSEED-CODE/ (gitignored; CODE changes with the
+   renderer's code, and the same seed gives the same photos) and read from
+   there, decode included.
 2. The development photos (`--dev`, default ../shared/data/qwirkle-photos/dev
    beside the repository, when present): the same figures, scored from the
    output of the timed `companion vision read --json` process below.
@@ -50,7 +51,14 @@ BASELINE = "import sys, cv2\nfor path in sys.argv[1:]:\n    image = cv2.imread(p
 
 
 def evalset_folder(size: tuple[int, int], seed: int) -> str:
-    return os.path.join(OUT, f"{size[0]}x{size[1]}-s{seed}")
+    """Where rendered photos are kept: by size, seed and the renderer's own code (a change renders anew)."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for part in ("synthetic.py", "evalsets.py"):
+        with open(os.path.join(ROOT, "vision", part), "rb") as f:
+            digest.update(f.read())
+    return os.path.join(OUT, f"{size[0]}x{size[1]}-s{seed}-{digest.hexdigest()[:8]}")
 
 
 def ensure_photos(conditions, count: int, seed: int, size: tuple[int, int]) -> list[tuple[str, str]]:
