@@ -106,3 +106,31 @@ def test_colour_temperature_and_relighting():
     lamp = lamp_light((80, 60), 8000, 3000, side=0.0, strength=0.9)
     assert lamp[30, 79].sum() > 2 * lamp[30, 0].sum()  # the lamp's side is much brighter
     assert lamp[30, 79, 0] > lamp[30, 79, 2] and lamp[30, 0, 2] > lamp[30, 0, 0]  # blue near it, warm far away
+
+
+def test_beyond_conditions_are_what_they_say():
+    for seed in range(3):
+        cut = make_photo("cutoff", seed, (320, 240))
+        corners = np.vstack(list(cut.rendered.corners.values()))
+        h, w = cut.rendered.image.shape[:2]
+        outside = (corners[:, 0] < 0) | (corners[:, 0] > w) | (corners[:, 1] < 0) | (corners[:, 1] > h)
+        assert 0.05 < outside.mean() < 0.7, seed  # part of the grid, not all of it, beyond the frame
+        large = make_photo("large", seed, (320, 240))
+        assert 25 <= len(large.cells) <= 45
+        occluded = make_photo("occluded", seed, (320, 240))
+        x, y, _, width = occluded.scene.finger
+        assert 0.6 <= width <= 0.9 and occluded.scene.finger
+        assert 58 <= make_photo("extreme", seed, (320, 240)).scene.camera_tilt <= 63
+
+
+def test_a_finger_hides_what_is_under_it():
+    cells = {(0, 0): "1B", (0, 1): "1B", (0, 2): "1B"}
+    base = dict(size=(320, 240), background="white", tile_px=60.0, jitter=0.0, turn=0.0)
+    bare = render(cells, "classic", Scene(**base))
+    covered = render(cells, "classic", Scene(**base, finger=(0.0, 0.0, 90.0, 0.8)))  # down onto the middle tile
+    x, y = (int(v) for v in covered.corners[(0, 1)].mean(axis=0))
+    b, g, r = covered.image[y + 5, x].astype(int)
+    assert r > g > b and r > 120  # skin, where the blue circle was
+    assert bare.image[y + 5, x][0] > bare.image[y + 5, x][2]  # the blue design
+    left = covered.corners[(0, 0)].mean(axis=0).astype(int)
+    assert np.abs(covered.image[left[1], left[0]].astype(int) - bare.image[left[1], left[0]]).max() < 40  # the others show
