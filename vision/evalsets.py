@@ -14,16 +14,38 @@ sets, wilds, rotation on the table, gaps, hand placement, blur, noise, JPEG):
 - plain: a phone held over the grid (0-15 degrees), wood, cloth or white table;
 - oblique: held in front of the grid, 25-55 degrees from straight down;
 - steep: 50-55 degrees, the far side of the grid about half the near side;
-- turned: the photo stored sideways or upside down with an EXIF orientation
-  tag (3, 6 or 8), the grid at any angle;
+- turned: the photo stored as the sensor saw it with an EXIF orientation tag
+  (1, 3, 6 or 8: upright, upside down, sideways either way), the grid at any
+  angle;
 - board: tiles on a printed game board (lines, coloured squares, numbers and
   letters), its squares lined up with the tiles or not;
-- cloth: a patterned tablecloth (checks, stripes or dots);
+- cloth: a patterned tablecloth (gingham checks, stripes, dots or florals);
+- wood: wooden planks in perspective, pale beech to dark walnut, grain,
+  seams and knots;
 - groups: two or three separate groups of tiles on one table;
 - tinted: a cool blue-white lamp from one side and a warm room, or warm
-  tungsten light, and a strong brightness gradient;
+  tungsten light, and a strong brightness gradient: half of them lit in
+  linear light by a lamp of a colour temperature (2300-9500 K) against an
+  ambient light of another, the phone's white balance correcting part of it;
 - packed: tiles in solid blocks with no gaps;
-- mixed: all of the above at once, drawn at random.
+- rough: blur, camera shake, heavy noise, strong JPEG compression and the
+  phone's sharpening halos;
+- mixed: all of the above at once, drawn at random;
+
+and beyond what a careful player does, where the reader should read the
+grid, or say where it is not sure or a tile may be missing, or ask for a
+better photo, but never be confidently wrong:
+
+- large: a late game's grid of 25-45 tiles, its far tiles small at an angle;
+- occluded: a finger over the grid, covering part of a tile or more;
+- cutoff: part of the grid outside the picture;
+- extreme: 58-63 degrees from straight down, and blurred.
+
+Every photo is a JPEG with an EXIF block, as a phone writes it, and its tiles
+stand 0.1-0.3 of their side high, so that at an angle their sides show. Now
+and then, in any condition: the lamp mirrored in glossy tiles (more under
+the tinted lamps), crumbs on the table, the phone's sharpening; at an angle,
+the far side out of focus.
 """
 from __future__ import annotations
 
@@ -45,7 +67,13 @@ from vision.synthetic import (
     scene_map,
 )
 
-CONDITIONS = ("plain", "oblique", "steep", "turned", "board", "cloth", "groups", "tinted", "packed", "mixed")
+CONDITIONS = ("plain", "oblique", "steep", "turned", "board", "cloth", "wood", "groups", "tinted", "packed", "rough", "mixed",
+              "large", "occluded", "cutoff", "extreme")
+# What "mixed" draws from (fixed, so that adding a condition does not change its photos).
+MIXED_FROM = ("oblique", "steep", "turned", "board", "cloth", "wood", "groups", "tinted", "packed", "rough")
+# Beyond a careful player's photo: the reader should read them, or say where it is not sure,
+# where a tile may be missing, or ask for a better photo; never be confidently wrong.
+BEYOND = ("large", "occluded", "cutoff", "extreme")
 TEST_SIZE = (1200, 900)  # small enough for the test suite, tiles still tens of pixels
 PHONE_SIZE = (4032, 3024)  # a 12-megapixel phone photo
 
@@ -91,26 +119,80 @@ def make_photo(condition: str, seed: int, size: tuple[int, int] = TEST_SIZE) -> 
     # One stream per (condition, seed), independent of the order photos are made in.
     rng = np.random.default_rng([CONDITIONS.index(condition), seed])
     if condition == "mixed":
-        kinds = [k for k in CONDITIONS if k not in ("mixed", "plain")]
-        picks = set(rng.choice(kinds, size=int(rng.integers(2, 5)), replace=False))
+        picks = set(rng.choice(MIXED_FROM, size=int(rng.integers(2, 5)), replace=False))
     else:
         picks = {condition}
     tileset = str(rng.choice(["classic", "connect"]))
     cells = _grid(rng, tileset, picks)
     scene = _scene(rng, size, picks)
     scene = fit_in_frame(scene, cells, float(rng.uniform(0.55, 0.9)))
+    if "occluded" in picks:
+        scene = replace(scene, finger=_finger(rng, scene, cells))
+    if "cutoff" in picks:
+        scene = _cut_off(rng, scene, cells)
     rendered = render(cells, tileset, scene)
     name = f"{condition}-{seed:04d}"
     return EvalPhoto(name, condition, rendered.data, rendered.cells, tileset, rendered.scene, rendered)
 
 
 def _grid(rng, tileset: str, picks: set[str]) -> dict[tuple[int, int], str]:
+    if "large" in picks:
+        return _with_wilds(rng, _large_grid(rng, tileset, int(rng.integers(25, 46))))
     if "packed" in picks:
         return _packed_blocks(rng, tileset)
     if "groups" in picks:
         return _groups(rng, tileset)
     grid = random_grid(rng, tileset, int(rng.integers(6, 25)), valid=bool(rng.random() < 0.7))
     return _with_wilds(rng, grid)
+
+
+def _large_grid(rng, tileset: str, count: int) -> dict[tuple[int, int], str]:
+    """A late game's grid: lines of two to six tiles crossing each other, `count` tiles in all."""
+    grid = {(0, c): _random_tile(rng, tileset) for c in range(int(rng.integers(3, 7)))}
+    for _ in range(2000):
+        if len(grid) >= count:
+            break
+        cells = sorted(grid)
+        r, c = cells[int(rng.integers(0, len(cells)))]
+        dr, dc = ((0, 1), (1, 0))[int(rng.integers(0, 2))]
+        start = int(rng.integers(-4, 1))
+        for k in range(start, start + int(rng.integers(2, 7))):
+            cell = (r + k * dr, c + k * dc)
+            if cell not in grid and len(grid) < count:
+                grid[cell] = _random_tile(rng, tileset)
+    return _normalised(grid)
+
+
+def _finger(rng, scene: Scene, cells) -> tuple:
+    """A finger's tip over one of the tiles (a little off its middle), coming from any side."""
+    pitch = cell_pitch(scene)
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
+    r, c = sorted(cells)[int(rng.integers(0, len(cells)))]
+    x = (c - (min(cols) + max(cols)) / 2) * pitch + float(rng.uniform(-0.35, 0.35))
+    y = (r - (min(rows) + max(rows)) / 2) * pitch + float(rng.uniform(-0.35, 0.35))
+    return (x, y, float(rng.uniform(0, 360)), float(rng.uniform(0.6, 0.9)))
+
+
+def _cut_off(rng, scene: Scene, cells) -> Scene:
+    """The scene moved so that 15-45% of the grid's picture lies beyond one edge of the frame."""
+    h = scene_map(scene, scene.thickness)
+    homog = np.hstack([grid_corners(scene, cells), np.ones((len(cells) * 4, 1))]) @ h.T
+    pts = homog[:, :2] / homog[:, 2:3]
+    width, height = scene.size
+    side = int(rng.integers(0, 4))
+    share = float(rng.uniform(0.15, 0.45))
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    x, y = scene.centre
+    if side == 0:
+        x -= (lo[0] + share * (hi[0] - lo[0])) / width
+    elif side == 1:
+        x += (width - hi[0] + share * (hi[0] - lo[0])) / width
+    elif side == 2:
+        y -= (lo[1] + share * (hi[1] - lo[1])) / height
+    else:
+        y += (height - hi[1] + share * (hi[1] - lo[1])) / height
+    return replace(scene, centre=(float(x), float(y)))
 
 
 def _with_wilds(rng, grid: dict) -> dict:
@@ -167,7 +249,11 @@ def _scene(rng, size: tuple[int, int], picks: set[str]) -> Scene:
         tilt = float(rng.uniform(25.0, 55.0))
     elif "steep" in picks:
         tilt = float(rng.uniform(50.0, 55.0))
-    elif picks & {"board", "cloth", "groups", "tinted", "packed", "turned"}:
+    elif "extreme" in picks:
+        tilt = float(rng.uniform(58.0, 63.0))
+    elif "large" in picks:
+        tilt = float(rng.uniform(0.0, 45.0))
+    elif picks & {"board", "cloth", "wood", "groups", "tinted", "packed", "turned", "rough", "occluded", "cutoff"}:
         tilt = float(rng.uniform(0.0, 40.0))
     background = str(rng.choice(BACKGROUNDS))
     tint = (1.0, 1.0, 1.0)
@@ -177,7 +263,7 @@ def _scene(rng, size: tuple[int, int], picks: set[str]) -> Scene:
         tint = (float(rng.uniform(0.85, 1.1)),) * 3
     extra: dict[str, Any] = {}
     if "board" in picks:
-        background = "board"
+        background = str(rng.choice(["board", "wordgame"]))
         tint = (1.0, 1.0, 1.0)
         aligned = rng.random() < 0.6
         extra.update(
@@ -189,7 +275,7 @@ def _scene(rng, size: tuple[int, int], picks: set[str]) -> Scene:
         if aligned:
             extra["_aligned"] = True
     elif "cloth" in picks:
-        background = str(rng.choice(["checks", "stripes", "dots"]))
+        background = str(rng.choice(["checks", "stripes", "dots", "florals"]))
         tint = (1.0, 1.0, 1.0)
         n = int(rng.integers(2, 4))
         colours = []
@@ -198,6 +284,10 @@ def _scene(rng, size: tuple[int, int], picks: set[str]) -> Scene:
             colours.append(tuple(float(x) for x in 250 * bright * rng.uniform(0.45, 1.0, 3)))
         extra.update(pattern_colours=tuple(colours), pattern_size=float(rng.uniform(0.25, 2.5)),
                      board_turn=float(rng.uniform(-45, 45)))
+    elif "wood" in picks:
+        background = "planks"
+        tint = (float(rng.uniform(0.45, 1.1)),) * 3
+        extra.update(pattern_size=float(rng.uniform(2.5, 6.0)), board_turn=float(rng.uniform(0, 180)))
     light = (float(rng.uniform(-0.35, 0.35)), float(rng.uniform(-0.35, 0.35)), float(rng.uniform(0.8, 1.1)))
     cast = (float(rng.uniform(0.9, 1.1)), 1.0, float(rng.uniform(0.9, 1.1)))
     cast_far = None
@@ -205,18 +295,42 @@ def _scene(rng, size: tuple[int, int], picks: set[str]) -> Scene:
         angle = rng.uniform(0, 2 * math.pi)
         strength = float(rng.uniform(0.5, 0.9))
         light = (strength * math.cos(angle), strength * math.sin(angle), float(rng.uniform(0.75, 1.05)))
-        if rng.random() < 0.65:
+        if rng.random() < 0.5:
+            # A lamp of one colour temperature against a room of another, in linear light.
+            cool = rng.random() < 0.6
+            light = (0.0, 0.0, 1.0)
+            extra.update(
+                lamp_kelvin=float(rng.uniform(5500, 9500) if cool else rng.uniform(2300, 3200)),
+                ambient_kelvin=float(rng.uniform(2700, 4000) if cool else rng.uniform(5000, 7000)),
+                lamp_side=float(rng.uniform(0, 2 * math.pi)),
+                lamp_strength=float(rng.uniform(0.6, 0.95)),
+                white_balance=float(rng.uniform(0.2, 0.8)),
+            )
+        elif rng.random() < 0.65:
             cast, cast_far = COOL_LAMP, WARM_ROOM
         else:
             cast = tuple(float(g * rng.uniform(0.95, 1.05)) for g in TUNGSTEN)
     orientation = 1
     if "turned" in picks:
-        orientation = int(rng.choice([3, 6, 8]))
+        # All four a phone writes, upright (1) included: the tag must be harmless too.
+        orientation = int(rng.choice([1, 3, 6, 8]))
     gap = float(rng.choice([0.0, 0.0, 0.02, 0.05, 0.12]))
     jitter = float(rng.uniform(0.0, 0.04))
     turn = float(rng.uniform(0.0, 2.0))
     if "packed" in picks:
         gap, jitter, turn = 0.0, float(rng.uniform(0.0, 0.015)), float(rng.uniform(0.0, 0.8))
+    blur, noise, quality = float(rng.uniform(0.0, 1.2)), float(rng.uniform(0.0, 4.0)), int(rng.choice([70, 80, 90]))
+    shake, sharpen = (0.0, 0.0), float(rng.uniform(0.0, 0.5))
+    if "extreme" in picks:
+        blur, noise = float(rng.uniform(1.2, 2.5)), float(rng.uniform(2.0, 6.0))
+    if "rough" in picks:
+        blur, noise, quality = float(rng.uniform(1.0, 2.5)), float(rng.uniform(4.0, 10.0)), int(rng.uniform(35, 65))
+        shake, sharpen = (float(rng.uniform(0.0, 6.0)) * size[0] / 1200, float(rng.uniform(0, 180))), float(rng.uniform(0.3, 1.2))
+    # Everywhere now and then, more where it belongs: the lamp mirrored in glossy tiles,
+    # the far side out of focus (close-up shots at an angle), crumbs on the table.
+    glare = float(rng.uniform(0.3, 0.9)) if rng.random() < (0.6 if "tinted" in picks else 0.15) else 0.0
+    focus = float(rng.uniform(0.0, 2.5 if picks & {"oblique", "steep"} else 1.0)) * size[0] / 1200
+    crumbs = int(rng.integers(10, 60)) if rng.random() < 0.3 else 0
     scene = Scene(
         size=size,
         background=background,
@@ -234,10 +348,16 @@ def _scene(rng, size: tuple[int, int], picks: set[str]) -> Scene:
         shadow=float(rng.choice([0.0, 0.0, rng.uniform(0.2, 0.4)])),
         cast=cast,
         cast_far=cast_far,
-        blur=float(rng.uniform(0.0, 1.2)) * size[0] / 1200,
-        noise=float(rng.uniform(0.0, 4.0)),
-        jpeg_quality=int(rng.choice([70, 80, 90])),
+        blur=blur * size[0] / 1200,
+        noise=noise,
+        jpeg_quality=quality,
         orientation=orientation,
+        thickness=float(rng.uniform(0.1, 0.3)),
+        shake=shake,
+        sharpen=sharpen,
+        glare=glare,
+        focus=focus,
+        crumbs=crumbs,
         seed=int(rng.integers(0, 2**31)),
         **{k: v for k, v in extra.items() if not k.startswith("_")},
     )

@@ -110,6 +110,26 @@ class EvalSummary:
         )
 
 
+def table(groups: dict[str, EvalSummary], total: bool = True, first: str = "condition") -> list[str]:
+    """A report's lines: a header, one row per group, and (`total`) a row for all photos when there are several."""
+    rows = dict(groups)
+    if total and len(rows) > 1:
+        rows["all"] = EvalSummary([p for g in groups.values() for p in g.photos])
+    width = max([len(first)] + [len(name) for name in rows])
+    lines = [
+        f"{first:{width}s} {'photos':>6s} {'tiles':>6s} {'accuracy':>9s} {'exact':>9s} {'conf.wrong':>10s} "
+        f"{'not sure':>8s} {'missing':>7s} {'refused':>7s} {'ms/photo':>8s}"
+    ]
+    for name, g in rows.items():
+        exact = sum(p.exact for p in g.photos)
+        lines.append(
+            f"{name:{width}s} {len(g.photos):6d} {sum(p.truth for p in g.photos):6d} {100 * g.tile_accuracy:8.2f}% "
+            f"{f'{exact}/{len(g.photos)}':>9s} {g.confidently_wrong:10d} {sum(p.unsure for p in g.photos):8d} "
+            f"{sum(p.missing for p in g.photos):7d} {g.refused:7d} {g.ms_per_photo:8.0f}"
+        )
+    return lines
+
+
 def load_truth(path: str) -> tuple[Grid, str, str]:
     """(grid, tileset, condition) from a truth file. Raises ValueError naming the file if it is malformed."""
     try:
@@ -202,23 +222,58 @@ def score(name: str, read: Grid, truth: Grid, elapsed_ms: float, sure: dict | No
     )
 
 
-def score_result(name: str, result, truth: Grid, condition: str = "") -> PhotoScore:
-    """Score a vision ReadResult against a truth grid."""
+def is_sure(tile) -> bool:
+    """Whether the reader was sure of a tile: a TileReading or a tile of `vision read --json`.
+
+    The reader's own "sure" flag when it gives one, else a confidence at or
+    above vision.config.SURE_AT (the one "not sure" threshold).
+    """
     from vision.config import SURE_AT
 
-    sure = {(t.row, t.col): t.confidence >= SURE_AT for t in result.tiles}
-    return score(name, result.cells(), truth, result.elapsed_ms, sure, getattr(result, "missing", []), condition)
+    if isinstance(tile, dict):
+        return bool(tile["sure"]) if "sure" in tile else float(tile["confidence"]) >= SURE_AT
+    sure = getattr(tile, "sure", None)
+    return bool(sure) if sure is not None else tile.confidence >= SURE_AT
+
+
+def missing_cells(read) -> list[tuple[int, int]]:
+    """The cells where the reader says a tile may be missing: a ReadResult's or a JSON read's `missing`."""
+    cells = read.get("missing", []) if isinstance(read, dict) else getattr(read, "missing", [])
+    return [(int(r), int(c)) for r, c in cells or []]
+
+
+def score_result(name: str, result, truth: Grid, condition: str = "") -> PhotoScore:
+    """Score a vision ReadResult against a truth grid."""
+    sure = {(t.row, t.col): is_sure(t) for t in result.tiles}
+    return score(name, result.cells(), truth, result.elapsed_ms, sure, missing_cells(result), condition)
+
+
+def score_json(name: str, doc: dict, truth: Grid, condition: str = "") -> PhotoScore:
+    """Score one line of `companion vision read --json` against a truth grid."""
+    cells = {(int(t["row"]), int(t["col"])): str(t["tile"]) for t in doc["tiles"]}
+    sure = {(int(t["row"]), int(t["col"])): is_sure(t) for t in doc["tiles"]}
+    return score(name, cells, truth, float(doc.get("elapsed_ms", 0.0)), sure, missing_cells(doc), condition)
+
+
+def refused(name: str, truth: Grid, elapsed_ms: float, reason: str, condition: str = "") -> PhotoScore:
+    """The score of a photo the reader refused (it asked for a better photo): nothing right, nothing confidently wrong."""
+    return PhotoScore(name, len(truth), 0, 0, 0, elapsed_ms, reason or "refused", condition)
 
 
 def evaluate_folder(folder: str, calibration=None, config=None, on_photo=None) -> EvalSummary:
     """Read every photo of a folder and score it. Raises ValueError for a folder without truth files."""
+    return evaluate_pairs(photo_pairs(folder), calibration, config, on_photo)
+
+
+def evaluate_pairs(pairs, calibration=None, config=None, on_photo=None) -> EvalSummary:
+    """Read and score (photo path, truth path) pairs. Raises ValueError for a malformed truth file."""
     import time
 
     from vision.errors import VisionError
     from vision.pipeline import read_image_file
 
     summary = EvalSummary()
-    for photo, truth_path in photo_pairs(folder):
+    for photo, truth_path in pairs:
         truth, tileset, condition = load_truth(truth_path)
         name = os.path.basename(photo)
         t0 = time.perf_counter()
@@ -226,7 +281,7 @@ def evaluate_folder(folder: str, calibration=None, config=None, on_photo=None) -
             result = read_image_file(photo, tileset, calibration, config)
             s = score_result(name, result, truth, condition)
         except (VisionError, OSError) as exc:
-            s = PhotoScore(name, len(truth), 0, 0, 0, (time.perf_counter() - t0) * 1000, str(exc), condition)
+            s = refused(name, truth, (time.perf_counter() - t0) * 1000, str(exc), condition)
         summary.photos.append(s)
         if on_photo is not None:
             on_photo(s)
@@ -247,8 +302,7 @@ def evaluate_photos(photos, calibration=None, config=None, on_photo=None) -> Eva
             result = read_image_bytes(photo.data, photo.tileset, calibration, config)
             s = score_result(photo.name, result, photo.cells, photo.condition)
         except VisionError as exc:
-            s = PhotoScore(photo.name, len(photo.cells), 0, 0, 0, (time.perf_counter() - t0) * 1000, str(exc),
-                           photo.condition)
+            s = refused(photo.name, photo.cells, (time.perf_counter() - t0) * 1000, str(exc), photo.condition)
         summary.photos.append(s)
         if on_photo is not None:
             on_photo(s)

@@ -14,12 +14,25 @@ What it draws, after the printed tiles:
   60-degree sector each (the project's convention for a wild's look; the
   reader calls any design painted in three or more colours a wild);
 - the classic (purple) and connect (white) tile sets;
-- a table of wood planks, plain cloth of some colour, or white;
+- a table of wood planks, plain cloth of some colour, or white; or, drawn on
+  the table plane so that it shares the tiles' perspective, a printed game
+  board (lines, coloured squares, numbers, letters, a word game's premium
+  squares and their words), gingham, stripes, dots, florals, or wooden
+  planks with grain, seams and knots; crumbs on the table;
 - hand placement: tiles touching or with small gaps, jittered and turned by
   a degree or two;
 - the camera: rotation up to 45 degrees, mild perspective, a lighting
   gradient, an optional soft shadow, a colour cast, blur, noise and JPEG
-  artefacts.
+  artefacts; or a pinhole camera (`camera_tilt`, `camera_azimuth`,
+  `camera_fov`) up to 55 degrees from straight down and more, with tiles
+  that stand `thickness` high (their sides show, their tops lie on their
+  own plane) and depth of field;
+- light in colour: a lamp of a colour temperature against an ambient light
+  of another, in linear light, falling with the cube of the distance, the
+  phone's exposure and partial white balance (`lamp_kelvin`, `relight`,
+  `lamp_light`), glare on glossy tiles; camera shake, the phone's sharpening;
+- the file as a phone writes it: a JPEG stored as the sensor read it with an
+  EXIF Orientation tag 1, 3, 6 or 8 (`encode_photo`).
 
 `random_grid` makes grids that pass the grid check, or that fail it with
 one fault put in; `synthetic_photo` puts the two together.
@@ -39,9 +52,12 @@ BLACK_BGR = tuple(float(v) for v in reversed(artwork.FACE_RGB))
 
 BACKGROUNDS = ("wood", "cloth", "white")
 # Surfaces drawn on the table plane (so they share the tiles' perspective): a printed
-# game board with lines, coloured squares, numbers and letters; patterned cloths.
-PLANE_BACKGROUNDS = ("board", "checks", "stripes", "dots")
+# game board with lines, coloured squares, numbers and letters; a word game's board
+# (premium squares with their words, letters and numbers along its edges); patterned
+# cloths (gingham checks, stripes, polka dots, florals); wooden planks with their grain.
+PLANE_BACKGROUNDS = ("board", "wordgame", "checks", "stripes", "dots", "florals", "planks")
 DEFAULT_FOV = 70.0  # a phone's main camera across the long side, degrees
+UNIT_SQUARE = np.array([(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)])  # a tile, in tiles
 
 
 @dataclass(frozen=True)
@@ -79,7 +95,29 @@ class Scene:
     pattern_size: float = 1.0  # "checks", "stripes", "dots": repeat length, in tiles
     pattern_colours: tuple[tuple[float, float, float], ...] = ()  # their BGR colours (0-255)
     cast_far: tuple[float, float, float] | None = None  # the light's B, G, R gains at the gradient's far end
-    orientation: int = 1  # EXIF orientation the photo is stored with (1, 3, 6 or 8), as a phone does
+    # EXIF orientation the JPEG is stored with, as a phone does: 1, 3, 6 or 8 (its pixels as
+    # the sensor read them, and the tag that turns them upright); 0 writes no EXIF block.
+    orientation: int = 0
+    # Tiles stand this high (in tiles; pinhole camera only): at an angle the sides facing
+    # the lens show, nearer tiles hide the foot of farther ones, and the tops, where the
+    # designs are, lie on a plane above the table's.
+    thickness: float = 0.0
+    # A lamp beside the table, in linear light (see lamp_light), when lamp_kelvin > 0: its
+    # colour temperature, the room's, its direction in the picture (radians, 0 = right),
+    # its share of the light at the middle, and how far the phone's white balance corrects.
+    lamp_kelvin: float = 0.0
+    ambient_kelvin: float = 6500.0
+    lamp_side: float = 0.0
+    lamp_strength: float = 0.8
+    white_balance: float = 0.5
+    shake: tuple[float, float] = (0.0, 0.0)  # camera shake: blur length in pixels, direction in degrees
+    sharpen: float = 0.0  # the phone's sharpening: an unsharp mask's amount
+    glare: float = 0.0  # a lamp's reflection on glossy tiles: brightness of the highlights (0 none, 1 white)
+    focus: float = 0.0  # depth of field (pinhole camera only): blur in pixels at the far side, the middle sharp
+    crumbs: int = 0  # dark specks on the table (crumbs, dirt, bits of eraser) around the grid
+    # A finger over the grid: its tip (x, y on the table, tiles from the grid's middle), the
+    # direction it comes from (degrees on the table) and its width (tiles); () for none.
+    finger: tuple = ()
 
 
 @dataclass
@@ -208,22 +246,19 @@ def cell_pitch(scene: Scene) -> float:
     return 1.0 + scene.gap + 2 * scene.jitter + math.sqrt(2) * math.sin(math.radians(scene.turn))
 
 
-def scene_map(scene: Scene):
-    """3x3 map from the table plane (tiles, origin at the grid's middle) to picture pixels."""
+def scene_map(scene: Scene, height: float = 0.0):
+    """3x3 map from the table plane (tiles, origin at the grid's middle) to picture pixels.
+
+    With a pinhole camera, `height` lifts the plane towards the camera (the
+    tiles' tops lie `scene.thickness` above the table); the flat map ignores it.
+    """
     if scene.camera_tilt > 0 or scene.camera_fov > 0:
-        return _pinhole_map(scene)
+        return _pinhole_map(scene, height)
     return _plane_to_image(scene, scene.tile_px)
 
 
-def _pinhole_map(scene: Scene):
-    """The plane-to-picture homography K [r1 r2 t] of a pinhole camera aimed at the grid's middle.
-
-    The camera leans `camera_tilt` degrees from straight down towards
-    `camera_azimuth`, and stands as far away as makes a tile at the grid's
-    middle `tile_px` pixels across the tilt. The far side of the table is at
-    the top of the picture before the picture is turned by `rotation` about
-    its middle and moved so the grid's middle lands at `centre`.
-    """
+def _pinhole(scene: Scene):
+    """(picture map before the plane, world-to-camera rotation, translation, camera position) of the pinhole camera."""
     width, height = scene.size
     fov = math.radians(scene.camera_fov or DEFAULT_FOV)
     focal = max(width, height) / 2 / math.tan(fov / 2)
@@ -244,11 +279,29 @@ def _pinhole_map(scene: Scene):
     c, s = math.cos(theta), math.sin(theta)
     roll = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]])
     k = np.array([[focal, 0, 0], [0, focal, 0], [0, 0, 1.0]])
-    h = roll @ k @ np.column_stack([rotation[:, 0], rotation[:, 1], t])
-    h /= h[2, 2]
     # Place the grid's middle (the plane's origin, which the lens looks at) where asked.
     move = np.array([[1, 0, scene.centre[0] * width], [0, 1, scene.centre[1] * height], [0, 0, 1.0]])
-    return move @ h
+    return move @ roll @ k, rotation, t, camera
+
+
+def _pinhole_map(scene: Scene, height: float = 0.0):
+    """The plane-to-picture homography K [r1 r2 t] of a pinhole camera aimed at the grid's middle.
+
+    The camera leans `camera_tilt` degrees from straight down towards
+    `camera_azimuth`, and stands as far away as makes a tile at the grid's
+    middle `tile_px` pixels across the tilt. The far side of the table is at
+    the top of the picture before the picture is turned by `rotation` about
+    its middle and moved so the grid's middle lands at `centre`. `height`
+    lifts the plane towards the camera (z = -height).
+    """
+    pre, rotation, t, _ = _pinhole(scene)
+    h = pre @ np.column_stack([rotation[:, 0], rotation[:, 1], t - height * rotation[:, 2]])
+    return h / h[2, 2]
+
+
+def camera_position(scene: Scene):
+    """Where a pinhole scene's camera stands, in table coordinates (tiles; z < 0 is above the table)."""
+    return _pinhole(scene)[3]
 
 
 def _plane_background(scene: Scene, rng, to_image):
@@ -287,6 +340,12 @@ def _surface(scene: Scene, rng, side: int, scale: float, reach: float):
     kind = scene.background
     if kind == "board":
         return _board(scene, rng, side, scale, reach, x, y)
+    if kind == "wordgame":
+        return _wordgame(scene, rng, side, scale, reach, x, y)
+    if kind == "florals":
+        return _florals(scene, rng, side, scale, colours)
+    if kind == "planks":
+        return _planks(scene, rng, side, scale, x, y)
     size = max(scene.pattern_size, 0.05)
     a = math.radians(scene.board_turn)
     u = x * math.cos(a) + y * math.sin(a)
@@ -367,6 +426,149 @@ def _board(scene: Scene, rng, side: int, scale: float, reach: float, x, y):
     return canvas.astype(np.float32) * (1 + grain[..., None] / 255.0)
 
 
+# A word game's board: premium squares (B, G, R) and the words printed on them.
+WORDGAME_PREMIUMS = {
+    "TW": ((52.0, 58.0, 196.0), ("TRIPLE", "WORD", "SCORE")),
+    "DW": ((170.0, 165.0, 238.0), ("DOUBLE", "WORD", "SCORE")),
+    "TL": ((150.0, 92.0, 30.0), ("TRIPLE", "LETTER", "SCORE")),
+    "DL": ((230.0, 205.0, 150.0), ("DOUBLE", "LETTER", "SCORE")),
+}
+_WORDGAME_QUARTER = {
+    (0, 0): "TW", (0, 7): "TW", (7, 0): "TW", (1, 1): "DW", (2, 2): "DW", (3, 3): "DW", (4, 4): "DW",
+    (1, 5): "TL", (5, 1): "TL", (5, 5): "TL", (0, 3): "DL", (3, 0): "DL", (2, 6): "DL", (6, 2): "DL",
+    (3, 7): "DL", (7, 3): "DL", (6, 6): "DL",
+}
+
+
+def _print_words(canvas, words, x0: float, y0: float, w: float, h: float, ink, bold: float = 1.0) -> None:
+    """Words centred in a box of the 8-bit canvas, one per line, as large as fits."""
+    import cv2
+
+    font = cv2.FONT_HERSHEY_DUPLEX
+    widest = max(cv2.getTextSize(word, font, 1.0, 1)[0][0] for word in words)
+    size = min(w * 0.8 / max(widest, 1), h * 0.8 / (len(words) * 30))
+    thick = max(1, int(round(size * 1.6 * bold)))
+    for k, word in enumerate(words):
+        (tw, th), _ = cv2.getTextSize(word, font, size, thick)
+        y = y0 + h / 2 + (k - (len(words) - 1) / 2) * th * 1.5 + th / 2
+        cv2.putText(canvas, word, (int(x0 + (w - tw) / 2), int(y)), font, size, ink, thick, cv2.LINE_AA)
+
+
+def _wordgame(scene: Scene, rng, side: int, scale: float, reach: float, x, y):
+    """A 15 x 15 word-game board on the table: cream squares, premium squares with their words,
+    a star in the middle, column letters and row numbers in its frame; the table beyond it.
+
+    The board is drawn square to its own axes (so its print is upright on it)
+    and laid on the table turned by `board_turn` with a square's corner at
+    `board_offset`; `board_pitch` is a square's side in tiles.
+    """
+    import cv2
+
+    cells, half = 15, 7
+    px = int(np.clip(scene.board_pitch * scale, 12, 160))  # board pixels per square
+    border = int(px * 0.8)
+    n = cells * px + 2 * border
+    board = np.empty((n, n, 3), np.uint8)
+    frame = tuple(float(v) for v in rng.uniform([20, 60, 20], [120, 150, 140]))
+    board[:] = frame
+    cream = (float(rng.uniform(175, 205)), float(rng.uniform(205, 228)), float(rng.uniform(215, 240)))
+    line = max(1, int(px * rng.uniform(0.03, 0.08)))
+    short = rng.random() < 0.5  # some editions print "TW", others "TRIPLE WORD SCORE"
+    for r in range(cells):
+        for c in range(cells):
+            kind = _WORDGAME_QUARTER.get((min(r, cells - 1 - r), min(c, cells - 1 - c)))
+            kind = kind or _WORDGAME_QUARTER.get((min(c, cells - 1 - c), min(r, cells - 1 - r)))
+            colour = WORDGAME_PREMIUMS[kind][0] if kind else cream
+            x0, y0 = border + c * px, border + r * px
+            cv2.rectangle(board, (x0, y0), (x0 + px - 1, y0 + px - 1), tuple(v * 0.85 for v in cream), -1)
+            cv2.rectangle(board, (x0 + line, y0 + line), (x0 + px - 1 - line, y0 + px - 1 - line), colour, -1)
+            if (r, c) == (half, half):
+                a = np.arange(10) * math.pi / 5 - math.pi / 2
+                radius = np.where(np.arange(10) % 2 == 0, 0.4, 0.17) * px
+                star = np.column_stack([x0 + px / 2 + radius * np.cos(a), y0 + px / 2 + radius * np.sin(a)])
+                cv2.fillPoly(board, [np.round(star * 16).astype(np.int32)], (30, 30, 30), cv2.LINE_AA, shift=4)
+            elif kind:
+                ink = (245, 245, 245) if sum(colour) < 450 else (40, 40, 40)
+                _print_words(board, (kind,) if short else WORDGAME_PREMIUMS[kind][1], x0 + line, y0 + line,
+                             px - 2 * line, px - 2 * line, ink)
+    ink = (235, 235, 235) if sum(frame) < 300 else (30, 30, 30)
+    for k in range(cells):
+        _print_words(board, (chr(ord("A") + k),), border + k * px, 0, px, border, ink)
+        _print_words(board, (str(k + 1),), 0, border + k * px, border, px, ink)
+    # Where each canvas pixel falls on the board: u, v in squares from square (half, half)'s corner.
+    a = math.radians(scene.board_turn)
+    ox, oy = scene.board_offset
+    u = ((x - ox) * math.cos(a) + (y - oy) * math.sin(a)) / scene.board_pitch
+    v = (-(x - ox) * math.sin(a) + (y - oy) * math.cos(a)) / scene.board_pitch
+    map_x = ((u + half) * px + border - 0.5).astype(np.float32)
+    map_y = ((v + half) * px + border - 0.5).astype(np.float32)
+    alpha = np.dstack([board, np.full((n, n), 255, np.uint8)])
+    laid = cv2.remap(alpha, map_x, map_y, cv2.INTER_AREA if px > scale * scene.board_pitch else cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0)).astype(np.float32)
+    table = np.empty((side, side, 3), np.float32)
+    table[:] = np.array(scene.pattern_colours[1] if len(scene.pattern_colours) > 1 else (95.0, 130.0, 165.0), np.float32)
+    table *= 1 + cv2.GaussianBlur(rng.normal(0, 6, (side, side)).astype(np.float32), (0, 0), 2.0)[..., None] / 255.0
+    cover = laid[..., 3:] / 255.0
+    return laid[..., :3] * cover + table * (1 - cover)
+
+
+def _florals(scene: Scene, rng, side: int, scale: float, colours):
+    """A flowered cloth: flowers of five petals round a heart, and leaves, on a ground colour."""
+    import cv2
+
+    ground = colours[0]
+    petals = [tuple(float(v) for v in c) for c in colours[1:]] or [tuple(float(v) for v in rng.uniform(40, 240, 3))]
+    leaf = (float(rng.uniform(30, 90)), float(rng.uniform(100, 170)), float(rng.uniform(40, 110)))
+    canvas = np.empty((side, side, 3), np.float32)
+    canvas[:] = ground * np.array(scene.background_tint, np.float32)
+    unit = max(scene.pattern_size, 0.1) * scale  # a flower's spacing in canvas pixels
+    for _ in range(int((side / unit) ** 2 * 0.6) + 1):
+        cx, cy = rng.uniform(0, side, 2)
+        size = rng.uniform(0.2, 0.45) * unit
+        turn = rng.uniform(0, 2 * math.pi)
+        for k in range(2):
+            a = turn + k * 2.4
+            centre = (int(cx + math.cos(a) * size * 1.4), int(cy + math.sin(a) * size * 1.4))
+            cv2.ellipse(canvas, centre, (max(1, int(size * 0.7)), max(1, int(size * 0.3))), math.degrees(a), 0, 360, leaf, -1, cv2.LINE_AA)
+        colour = petals[int(rng.integers(0, len(petals)))]
+        for k in range(5):
+            a = turn + k * 2 * math.pi / 5
+            cv2.circle(canvas, (int(cx + math.cos(a) * size * 0.55), int(cy + math.sin(a) * size * 0.55)), max(1, int(size * 0.45)), colour, -1, cv2.LINE_AA)
+        cv2.circle(canvas, (int(cx), int(cy)), max(1, int(size * 0.25)), tuple(float(v) for v in rng.uniform(60, 240, 3)), -1, cv2.LINE_AA)
+    return cv2.GaussianBlur(canvas, (0, 0), 0.7)
+
+
+def _planks(scene: Scene, rng, side: int, scale: float, x, y):
+    """Wooden planks on the table plane: each its own shade, grain lines that wander, knots, dark seams.
+
+    The planks run along `board_turn`, `pattern_size` tiles wide (a plank of
+    a table is several tiles wide); `background_tint` shades the wood, from
+    pale beech (1) to dark walnut (0.45).
+    """
+    import cv2
+
+    a = math.radians(scene.board_turn)
+    u = x * math.cos(a) + y * math.sin(a)
+    v = -x * math.sin(a) + y * math.cos(a)
+    width = max(scene.pattern_size, 1.0)
+    plank = np.floor(v / width)
+    shade = ((plank * 7919.0 + scene.seed) % 97.0) / 97.0 * 0.24 - 0.12  # each plank its own shade
+    # Grain: lines along the plank, bent by slow noise, their spacing varying from plank to plank.
+    bend = cv2.resize(rng.normal(0, 1, (24, 24)).astype(np.float32), (side, side), interpolation=cv2.INTER_CUBIC)
+    spacing = 0.1 + ((plank * 104729.0 + scene.seed) % 89.0) / 89.0 * 0.2  # tiles between grain lines
+    lines = np.sin((v + 0.35 * bend + 0.1 * np.sin(u * 0.7)) / spacing * 2 * math.pi)
+    grain = 0.08 * lines**3
+    seam = np.abs((v / width) - np.round(v / width)) * width < 0.025
+    texture = shade + grain - 0.3 * seam
+    for _ in range(int(rng.integers(0, 4))):  # knots
+        kx, ky = rng.uniform(-6, 6, 2)
+        r2 = ((u - kx) / rng.uniform(0.3, 0.6)) ** 2 + ((v - ky) / rng.uniform(0.12, 0.25)) ** 2
+        texture = texture - rng.uniform(0.2, 0.35) * np.exp(-r2)
+    fine = cv2.GaussianBlur(rng.normal(0, 0.03, (side, side)).astype(np.float32), (0, 0), 1.0)
+    beech = np.array([150.0, 185.0, 222.0], np.float32) * np.array(scene.background_tint, np.float32)
+    return beech[None, None, :] * (1 + (texture + fine)[..., None]) * np.array([0.95, 0.98, 1.0], np.float32)
+
+
 def _apply(h, pts):
     pts = np.asarray(pts, dtype=np.float64)
     homog = np.hstack([pts, np.ones((len(pts), 1))]) @ h.T
@@ -408,6 +610,77 @@ def render(cells: dict[tuple[int, int], str], tileset: str = "classic", scene: S
     return Rendered(picture, truth, tileset, scene, data, corners_out)
 
 
+def _frame(to_image, centre, turn: float, squash=None):
+    """Tile units (around a tile's middle) to pixels through `to_image`, for a tile at `centre` turned by `turn`."""
+    ct, st = math.cos(turn), math.sin(turn)
+    turned = np.array([[ct, st], [-st, ct]])
+    if squash is not None:
+        turned = turned @ np.asarray(squash).T
+    return lambda p: _apply(to_image, centre + np.asarray(p) @ turned)
+
+
+def _draw_top(image, frame, tile: str, colours: str, black, rng) -> None:
+    """A tile's bevelled black top and its painted design, drawn through `frame`."""
+    from companion.games.pivit_tiles.tiles import WILD
+
+    rim = tuple(float(x) for x in black * 2.2)
+    _fill(image, frame(UNIT_SQUARE * 0.99), rim)
+    face = tuple(float(x) * rng.uniform(0.9, 1.15) for x in black)
+    _fill(image, frame(UNIT_SQUARE * 0.93), face)
+    if tile == WILD:
+        for colour, poly in wild_sectors(colours):
+            _fill(image, frame(poly), paint_bgr(colour))
+    else:
+        paint = tuple(float(x) * rng.uniform(0.96, 1.04) for x in paint_bgr(tile[1]))
+        for poly in design_polygons(tile[0]):
+            _fill(image, frame(poly), paint)
+
+
+def _soft_blur(image, sigma: float):
+    """A Gaussian blur; on pictures over 4 megapixels with a wide sigma, done at a smaller scale.
+
+    A soft shadow or a defocus over 6 pixels wide has no detail a quarter
+    of its width, so at 12 megapixels it is blurred at 1/2 to 1/4 scale and
+    brought back, several times faster. Smaller pictures are blurred as is
+    (so the evaluation sets' small photos keep their pixels).
+    """
+    import cv2
+
+    height, width = image.shape[:2]
+    if height * width <= 4_000_000 or sigma <= 6:
+        return cv2.GaussianBlur(image, (0, 0), sigma)
+    f = 4 if sigma > 12 else 2
+    small = cv2.resize(image, (width // f, height // f), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), sigma / f)
+    return cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
+
+
+def _draw_finger(image, scene: Scene, on_table, above) -> None:
+    """A finger reaching over the grid (through `above`, a plane over the tiles) and its soft shadow on the table."""
+    import cv2
+
+    x, y, angle, width = scene.finger
+    a = math.radians(angle)
+    along = np.array([math.cos(a), math.sin(a)])
+    across = np.array([-along[1], along[0]])
+    tip = np.array([x, y])
+    # The outline: a rounded tip, then straight sides running 15 tiles back, out of the picture.
+    arc = np.linspace(-math.pi / 2, math.pi / 2, 16)
+    round_tip = [tip + (width / 2) * (-math.cos(t) * along + math.sin(t) * across) for t in arc]
+    outline = np.array(round_tip + [tip + 15 * along + width / 2 * across, tip + 15 * along - width / 2 * across])
+    height, width_px = image.shape[:2]
+    shade = np.zeros((height, width_px), np.float32)
+    _fill(shade, _apply(on_table, outline + np.array([0.15, 0.2])), 1.0)
+    shade = _soft_blur(shade, max(1.0, scene.tile_px * 0.25))
+    image *= (1 - 0.4 * shade)[..., None]
+    skin = np.array([120.0, 150.0, 205.0], np.float32)
+    mask = np.zeros((height, width_px), np.float32)
+    _fill(mask, _apply(above, outline), 1.0)
+    # Rounded: lighter along its middle, darker at its sides (a soft ramp across the mask).
+    core = _soft_blur(mask, max(1.0, scene.tile_px * width * 0.15))
+    image[...] = image * (1 - mask[..., None]) + (skin * (0.55 + 0.5 * core[..., None])) * mask[..., None]
+
+
 def _photograph(image, placed: dict, colours: str, scene: Scene, to_image, rng):
     """Lay the tiles on the table `image` and take the picture: (BGR uint8, encoded bytes, corners).
 
@@ -421,45 +694,96 @@ def _photograph(image, placed: dict, colours: str, scene: Scene, to_image, rng):
     """
     import cv2
 
-    from companion.games.pivit_tiles.tiles import WILD
-
     width, height = scene.size
 
     def tile_frame(centre, turn, squash=None):
-        ct, st = math.cos(turn), math.sin(turn)
-        turned = np.array([[ct, st], [-st, ct]])
-        if squash is not None:
-            turned = turned @ np.asarray(squash).T
-        return lambda p: _apply(to_image, centre + np.asarray(p) @ turned)
+        return _frame(to_image, centre, turn, squash)
+
+    if scene.crumbs:
+        # Crumbs and dirt: small dark flecks on the table, none under a tile.
+        centres = np.array([p[1] for p in placed.values()])
+        low, high = centres.min(axis=0) - 3, centres.max(axis=0) + 3
+        for _ in range(scene.crumbs):
+            spot = rng.uniform(low, high)
+            if np.abs(centres - spot).max(axis=1).min() < 0.75:
+                continue
+            radii = rng.uniform(0.02, 0.09, 2)
+            a = np.linspace(0, 2 * math.pi, 10, endpoint=False) + rng.uniform(0, 1)
+            speck = spot + np.column_stack([radii[0] * np.cos(a), radii[1] * np.sin(a)]) * rng.uniform(0.6, 1.4, (10, 1))
+            _fill(image, _apply(to_image, speck), tuple(float(v) for v in rng.uniform(15, 90, 3)))
 
     # Drop shadows first, all under every tile.
     shadow = np.zeros((height, width), np.float32)
     for tile, centre, turn, *squash in placed.values():
         frame = tile_frame(centre + np.array([0.06, 0.08]), turn, *squash)
-        _fill(shadow, frame(np.array([(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)])), 1.0)
-    shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, scene.tile_px * 0.08))
+        _fill(shadow, frame(UNIT_SQUARE), 1.0)
+    shadow = _soft_blur(shadow, max(1.0, scene.tile_px * 0.08))
     image *= (1.0 - 0.45 * shadow)[..., None]
 
     corners_out = {}
     black = np.array(BLACK_BGR, np.float32)
-    for key, (tile, centre, turn, *squash) in sorted(placed.items()):
-        frame = tile_frame(centre, turn, *squash)
-        square = np.array([(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)])
-        corners_out[key] = frame(square)
-        rim = tuple(float(x) for x in black * 2.2)
-        _fill(image, frame(square * 0.99), rim)
-        face = tuple(float(x) * rng.uniform(0.9, 1.15) for x in black)
-        _fill(image, frame(square * 0.93), face)
-        if tile == WILD:
-            for colour, poly in wild_sectors(colours):
-                _fill(image, frame(poly), paint_bgr(colour))
-        else:
-            paint = tuple(float(x) * rng.uniform(0.96, 1.04) for x in paint_bgr(tile[1]))
-            for poly in design_polygons(tile[0]):
-                _fill(image, frame(poly), paint)
+    pinhole = scene.camera_tilt > 0 or scene.camera_fov > 0
+    if scene.thickness > 0 and pinhole:
+        # Standing tiles: farthest first, each with the sides that face the lens, then its top.
+        top = scene_map(scene, scene.thickness)
+        eye = camera_position(scene)[:2]
+        order = sorted(placed, key=lambda key: -float(np.linalg.norm(placed[key][1] - eye)))
+        for key in order:
+            tile, centre, turn, *squash = placed[key]
+            foot, head = tile_frame(centre, turn, *squash)(UNIT_SQUARE), _frame(top, centre, turn, *squash)
+            lifted = head(UNIT_SQUARE)
+            ct, st = math.cos(turn), math.sin(turn)
+            on_table = centre + UNIT_SQUARE @ np.array([[ct, st], [-st, ct]])
+            for k in range(4):
+                mid = (on_table[k] + on_table[(k + 1) % 4]) / 2
+                if np.dot(mid - centre, eye - mid) > 0:  # this side faces the camera
+                    side = (foot[k], foot[(k + 1) % 4], lifted[(k + 1) % 4], lifted[k])
+                    _fill(image, np.array(side), tuple(float(x) for x in black * 1.25))
+            corners_out[key] = lifted
+            _draw_top(image, head, tile, colours, black, rng)
+    else:
+        for key, (tile, centre, turn, *squash) in sorted(placed.items()):
+            frame = tile_frame(centre, turn, *squash)
+            corners_out[key] = frame(UNIT_SQUARE)
+            _draw_top(image, frame, tile, colours, black, rng)
+
+    if scene.glare > 0:
+        # The lamp mirrored in glossy tiles: soft white highlights on some tops, over face and paint.
+        highlight = np.zeros((height, width), np.float32)
+        top = scene_map(scene, scene.thickness) if pinhole else to_image
+        for key in sorted(placed):
+            tile, centre, turn, *squash = placed[key]
+            if rng.random() > 0.35:
+                continue
+            middle = rng.uniform(-0.3, 0.3, 2)
+            radii = rng.uniform(0.1, 0.3, 2)
+            a = np.linspace(0, 2 * math.pi, 24, endpoint=False)
+            blob = middle + np.column_stack([radii[0] * np.cos(a), radii[1] * np.sin(a)])
+            _fill(highlight, _frame(top, centre, turn, *squash)(blob), float(rng.uniform(0.5, 1.0)))
+        highlight = _soft_blur(highlight, max(1.0, scene.tile_px * 0.06))
+        image += (255.0 * scene.glare * highlight)[..., None]
+
+    if scene.finger:
+        _draw_finger(image, scene, to_image, scene_map(scene, scene.thickness + 0.4) if pinhole else to_image)
+
+    if scene.focus > 0 and pinhole:
+        # Depth of field: sharp at the grid's middle, blurring towards the far side (and a
+        # little towards the near one), by each pixel's distance along the table from the lens.
+        inverse = np.linalg.inv(to_image)
+        ys, xs = np.mgrid[0:height:8, 0:width:8].astype(np.float64)
+        pts = np.stack([xs.ravel(), ys.ravel(), np.ones(xs.size)])
+        plane = inverse @ pts
+        w_ = np.where(np.abs(plane[2]) < 1e-12, 1e-12, plane[2])
+        eye = camera_position(scene)
+        dist = np.hypot(np.hypot(plane[0] / w_ - eye[0], plane[1] / w_ - eye[1]), eye[2])
+        dist = np.where(plane[2] * np.sign(inverse[2, 2]) > 0, dist, dist.max())
+        mid = float(np.linalg.norm(eye))
+        amount = np.clip(np.where(dist > mid, (dist - mid) / (0.5 * mid), (mid - dist) / mid), 0, 1).reshape(xs.shape)
+        amount = cv2.resize(amount.astype(np.float32), (width, height), interpolation=cv2.INTER_LINEAR)[..., None]
+        image = image * (1 - amount) + _soft_blur(image, scene.focus) * amount
 
     # The light: a gradient, perhaps a soft shadow, and its colour.
-    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+    yy, xx = (a.astype(np.float32) for a in np.ogrid[0:height, 0:width])
     gx, gy, mean = scene.light
     light = mean * (1 + gx * (xx / width - 0.5) + gy * (yy / height - 0.5))
     if scene.shadow:
@@ -479,8 +803,21 @@ def _photograph(image, placed: dict, colours: str, scene: Scene, to_image, rng):
         weight = np.clip(0.5 - along / span, 0.0, 1.0)[..., None]
         near, far = np.array(scene.cast, np.float32), np.array(scene.cast_far, np.float32)
         image *= near * (1 - weight) + far * weight
+    if scene.lamp_kelvin:
+        lamp = lamp_light(scene.size, scene.lamp_kelvin, scene.ambient_kelvin, scene.lamp_side, scene.lamp_strength)
+        image = _relit(image, lamp, scene.white_balance)
     if scene.blur > 0:
         image = cv2.GaussianBlur(image, (0, 0), scene.blur)
+    length, angle = scene.shake
+    if length >= 1:
+        size = int(math.ceil(length)) | 1
+        kernel = np.zeros((size, size), np.float32)
+        dx, dy = math.cos(math.radians(angle)) * length / 2, math.sin(math.radians(angle)) * length / 2
+        c = size // 2
+        cv2.line(kernel, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1, cv2.LINE_AA)
+        image = cv2.filter2D(image, -1, kernel / kernel.sum())
+    if scene.sharpen > 0:
+        image += scene.sharpen * (image - cv2.GaussianBlur(image, (0, 0), max(0.8, min(width, height) / 1500)))
     if scene.noise > 0:
         image += rng.normal(0, scene.noise, image.shape).astype(np.float32)
     picture = np.clip(image, 0, 255).astype(np.uint8)
@@ -488,45 +825,128 @@ def _photograph(image, placed: dict, colours: str, scene: Scene, to_image, rng):
     return picture, data, corners_out
 
 
+# ---------------------------------------------------------------- light in colour
+
+GAMMA = 2.2  # display values to linear light and back (near enough sRGB's curve)
+
+# A black body's colour as an sRGB display shows it (R, G, B, 0-255), by temperature in
+# kelvin (after Mitchell Charity's black-body colour table, 2-degree observer, D65 white).
+_BLACK_BODY = (
+    (1500, (255, 109, 0)), (2000, (255, 137, 14)), (2500, (255, 161, 72)), (2700, (255, 169, 87)),
+    (3000, (255, 180, 107)), (3500, (255, 196, 137)), (4000, (255, 209, 163)), (4500, (255, 219, 186)),
+    (5000, (255, 228, 206)), (5500, (255, 236, 224)), (6000, (255, 243, 239)), (6500, (255, 249, 253)),
+    (7000, (245, 243, 255)), (8000, (227, 233, 255)), (9000, (214, 225, 255)), (10000, (204, 219, 255)),
+    (12000, (191, 211, 255)),
+)
+
+
+def kelvin_bgr(kelvin: float):
+    """Linear-light B, G, R gains of a lamp of colour temperature `kelvin`, daylight (6500 K) 1, 1, 1.
+
+    Interpolated in mireds (a million over the temperature), in which equal
+    steps look like equal changes of colour; the brightest channel is 1.
+    """
+    mired = 1e6 / min(max(float(kelvin), 1500.0), 12000.0)
+    mireds = np.array([1e6 / t for t, _ in _BLACK_BODY])[::-1]
+    rgbs = np.array([rgb for _, rgb in _BLACK_BODY], np.float64)[::-1]
+    rgb = np.array([np.interp(mired, mireds, rgbs[:, k]) for k in range(3)])
+    gains = ((rgb / 255.0) ** GAMMA) / ((np.array(dict(_BLACK_BODY)[6500], np.float64) / 255.0) ** GAMMA)
+    return (gains / gains.max())[::-1].astype(np.float32)
+
+
+def relight(picture, light, white_balance: float = 0.5):
+    """A BGR uint8 picture (taken in even daylight) as if lit by `light` (H x W x 3 linear gains).
+
+    Works in linear light, as light adds up; then the phone's exposure puts
+    the bright part of the scene where it was, and its white balance pulls
+    the picture's mean colour `white_balance` of the way back to grey (phones
+    correct a colour cast only partly).
+    """
+    return (np.clip(_relit(picture.astype(np.float32), light, white_balance), 0, 255) + 0.5).astype(np.uint8)
+
+
+def _relit(image, light, white_balance: float):
+    """relight() on a float32 picture (0-255), giving float32."""
+    linear = np.power(np.clip(image, 0, 255) / 255.0, GAMMA).astype(np.float32)
+    step = max(1, int(math.sqrt(linear.shape[0] * linear.shape[1] / 40000)))
+    luminance = np.array([0.0722, 0.7152, 0.2126], np.float32)
+    before = float(np.percentile(linear[::step, ::step].reshape(-1, 3) @ luminance, 90))
+    linear *= light
+    sample = linear[::step, ::step].reshape(-1, 3)
+    exposure = before / max(float(np.percentile(sample @ luminance, 90)), 1e-6)
+    means = sample.mean(axis=0) + 1e-6
+    balance = np.power(means.mean() / means, white_balance).astype(np.float32)
+    linear *= (exposure * balance)[None, None, :]
+    return np.power(np.clip(linear, 0, 1), 1 / GAMMA) * np.float32(255.0)
+
+
+def lamp_light(size: tuple[int, int], lamp_kelvin: float, ambient_kelvin: float, side: float, strength: float = 0.8,
+               height: float = 0.5, distance: float = 0.9):
+    """Linear B, G, R gains over a picture lit by a small lamp to one side and an even ambient light.
+
+    The lamp stands `distance` (in picture widths from the middle) towards
+    the angle `side` (radians; 0 is the right), `height` above the table, and
+    gives `strength` of the light at the picture's middle: its light falls
+    with the cube of the distance, so the near side is several times
+    brighter than the far side. Ambient light is the rest.
+    """
+    width, height_px = size
+    scale = max(width, height_px)
+    yy, xx = np.mgrid[0:height_px, 0:width].astype(np.float32)
+    lx, ly = width / 2 + math.cos(side) * distance * scale, height_px / 2 + math.sin(side) * distance * scale
+    h2 = (height * scale) ** 2
+    falloff = (h2 + (distance * scale) ** 2) ** 1.5 / np.power((xx - lx) ** 2 + (yy - ly) ** 2 + h2, 1.5)
+    light = (1 - strength) * kelvin_bgr(ambient_kelvin)[None, None, :] + strength * falloff[..., None] * kelvin_bgr(lamp_kelvin)[None, None, :]
+    return light.astype(np.float32)
+
+
 # How a phone stores an upright picture for each EXIF orientation: quarter turns
 # counter-clockwise (np.rot90's k) applied to the upright pixels.
-STORED_TURNS = {1: 0, 3: 2, 6: 1, 8: 3}
+STORED_TURNS = {0: 0, 1: 0, 3: 2, 6: 1, 8: 3}
 
 
-def encode_photo(picture, jpeg_quality: int = 0, orientation: int = 1):
+def encode_photo(picture, jpeg_quality: int = 0, orientation: int = 0):
     """(upright picture as decoded, file bytes): PNG if quality is 0, else JPEG stored as `orientation` says.
 
     A phone keeps the sensor's pixels and an EXIF Orientation tag saying how to
-    turn them upright; so does this, for orientations 1, 3, 6 and 8 (JPEG only).
-    Raises ValueError for another orientation, or one asked of a PNG.
+    turn them upright; so does this, for orientations 1, 3, 6 and 8 (JPEG only;
+    0 writes no EXIF block). Raises ValueError for another orientation, or one
+    asked of a PNG.
     """
     import cv2
 
     if orientation not in STORED_TURNS:
         raise ValueError(f"EXIF orientation {orientation} is not a quarter turn")
     if not jpeg_quality:
-        if orientation != 1:
+        if orientation:
             raise ValueError("an EXIF orientation needs a JPEG")
         ok, buf = cv2.imencode(".png", picture)
         return picture, buf.tobytes()
     stored = np.ascontiguousarray(np.rot90(picture, STORED_TURNS[orientation]))
     ok, buf = cv2.imencode(".jpg", stored, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality])
     data = buf.tobytes()
-    if orientation != 1:
+    if orientation:
         data = with_exif_orientation(data, orientation)
     upright = np.ascontiguousarray(np.rot90(cv2.imdecode(buf, cv2.IMREAD_COLOR), -STORED_TURNS[orientation]))
     return upright, data
 
 
 def with_exif_orientation(jpeg: bytes, orientation: int) -> bytes:
-    """The JPEG with an EXIF (APP1) segment holding just an Orientation tag, right after its SOI marker."""
+    """The JPEG with an EXIF (APP1) segment holding just an Orientation tag, right after its SOI marker.
+
+    As a phone writes it: the encoder's JFIF (APP0) segment is dropped, since
+    both want to come first and phones write EXIF only.
+    """
     import struct
 
     # TIFF header (little-endian), one IFD with one SHORT entry: tag 0x0112 Orientation.
     tiff = b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", 1)
     tiff += struct.pack("<HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack("<I", 0)
     payload = b"Exif\x00\x00" + tiff
-    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + jpeg[2:]
+    rest = 2
+    if jpeg[2:4] == b"\xff\xe0":  # JFIF
+        rest = 4 + struct.unpack(">H", jpeg[4:6])[0]
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + jpeg[rest:]
 
 
 # ---------------------------------------------------------------- grids
@@ -641,9 +1061,6 @@ def synthetic_photo(
 # turned its own way, some pushed against others (edge to edge or a corner
 # against an edge), photographed with the same tables, light and camera as
 # the grids.
-
-UNIT_SQUARE = np.array([(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)])
-
 
 @dataclass
 class RenderedHand:

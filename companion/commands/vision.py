@@ -96,7 +96,8 @@ def register(subparsers) -> None:
         "evalset",
         help="write synthetic evaluation photos for each condition",
         description="Write COUNT seeded synthetic photos of each condition (plain, oblique, steep, turned, "
-        "board, cloth, groups, tinted, packed, mixed) to DIR as NAME.jpg + NAME.json truth files, for "
+        "board, cloth, wood, groups, tinted, packed, rough, mixed; and beyond a careful player's photo: large, "
+        "occluded, cutoff, extreme) to DIR as NAME.jpg + NAME.json truth files, for "
         "`companion vision eval DIR`. The same seed always gives the same photos.",
     )
     evalset.add_argument("--conditions", default="all", metavar="LIST",
@@ -297,8 +298,11 @@ def run_eval(args) -> int:
         print(json.dumps(summary.to_json()))
     else:
         if len(groups) > 1 or "all" not in groups:
-            for condition, group in groups.items():
-                print(f"{condition}: {group.line()}")
+            from vision.evaluate import table
+
+            print()
+            print("\n".join(table(groups)))
+            print()
         print(f"all: {summary.line()}" if len(groups) > 1 else summary.line())
     return 0
 

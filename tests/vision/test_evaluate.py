@@ -62,3 +62,25 @@ def test_truth_files(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(ValueError, match="no photos"):
         photo_pairs(str(tmp_path / "empty"))
+
+
+def test_sure_flags_and_missing_cells_from_a_json_read():
+    from vision.evaluate import score_json
+
+    truth = {(0, 0): "1R", (0, 1): "2O", (0, 2): "3Y", (1, 1): "4G"}
+    doc = {
+        "tiles": [
+            {"row": 5, "col": 5, "tile": "1R", "confidence": 0.9},
+            {"row": 5, "col": 6, "tile": "2Y", "confidence": 0.9, "sure": False},  # wrong, but flagged
+            {"row": 6, "col": 6, "tile": "4G", "confidence": 0.01, "sure": True},  # the reader's flag wins
+        ],
+        "missing": [[5, 7]],  # the 3Y it did not read: flagged, so not confidently wrong
+        "elapsed_ms": 7.0,
+    }
+    s = score_json("x", doc, truth, condition="board")
+    assert (s.correct, s.unsure, s.missing, s.confidently_wrong, s.exact) == (2, 1, 1, 0, False)
+    assert s.condition == "board" and s.elapsed_ms == 7.0
+    # Without flags, a confidence under the threshold is "not sure"; a dropped tile is confidently wrong.
+    doc = {"tiles": [{"row": 0, "col": 0, "tile": "1R", "confidence": 0.0}], "elapsed_ms": 1.0}
+    s = score_json("y", doc, truth)
+    assert (s.unsure, s.confidently_wrong) == (1, 3)
