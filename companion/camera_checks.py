@@ -7,6 +7,12 @@ annotated picture. The group may correct a misread cell with one tap, which
 re-checks the grid; confirming turns the verdict into the round's
 ``verify {player, valid, source: "camera"}`` event.
 
+The reader is never confidently wrong on purpose: a tile it is not sure of is
+listed in ``unsure``, a cell where it saw part of a tile it could not read in
+``missing``. The verdict cannot be recorded while any of those cells is
+unsettled; a correction of the cell settles it (to the tile read = confirm,
+to another tile, or to no tile).
+
 Checks are kept in memory only (the last few per table): a photo is evidence
 for a moment at the table, not part of the game's record. The verdict that
 counts is the `verify` event, which goes into the event log like any other.
@@ -22,9 +28,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from companion.errors import InputError
+from vision.config import SURE_AT  # the reader's one "not sure" threshold (a small module, no OpenCV)
 
 Cell = tuple[int, int]
-UNSURE_BELOW = 0.5  # readings less sure than this are pointed out for a second look
+UNSURE_BELOW = SURE_AT  # readings less sure than this are pointed out for a second look
 
 
 class CameraCheckError(Exception):
@@ -58,6 +65,21 @@ class CameraCheck:
     created: float = field(default_factory=time.time)
     _png: tuple[int, bytes] | None = None
 
+    def unsure(self) -> list[Cell]:
+        """Cells read without certainty that nobody has settled yet."""
+        return sorted(
+            (t.row, t.col) for t in self.reading.tiles
+            if not getattr(t, "sure", t.confidence >= UNSURE_BELOW) and (t.row, t.col) not in self.corrected
+        )
+
+    def missing(self) -> list[Cell]:
+        """Cells where a tile may be missing (the reader saw part of one) that nobody has settled yet."""
+        return sorted(tuple(cell) for cell in getattr(self.reading, "missing", []) if tuple(cell) not in self.corrected)
+
+    def pending(self) -> list[Cell]:
+        """Every cell that needs a look before the verdict can be recorded."""
+        return sorted(set(self.unsure()) | set(self.missing()))
+
     def to_json(self) -> dict[str, Any]:
         from companion.games.pivit_tiles.grid import grid_str
 
@@ -78,10 +100,8 @@ class CameraCheck:
                 }
                 for (r, c), tile in sorted(self.cells.items())
             ],
-            "unsure": [
-                [r, c] for (r, c), conf in sorted(confidence.items())
-                if conf < UNSURE_BELOW and (r, c) not in self.corrected
-            ],
+            "unsure": [[r, c] for r, c in self.unsure()],
+            "missing": [[r, c] for r, c in self.missing()],
             "valid": self.result.valid,
             "violations": [v.to_json() for v in self.result.violations],
             "rules": {"tileset": self.rules.tileset, "young": self.rules.young, "tiles": self.rules.tiles},
@@ -255,18 +275,42 @@ class CameraChecks:
         with self._lock:
             if check._png is not None and check._png[0] == check.revision:
                 return check._png[1]
-            confidence = {(t.row, t.col): t.confidence for t in check.reading.tiles}
-            tiles = [
-                TileReading(r, c, tile, 1.0 if (r, c) in check.corrected else confidence.get((r, c), 0.0))
-                for (r, c), tile in sorted(check.cells.items())
-            ]
+            read = {(t.row, t.col): t for t in check.reading.tiles}
+            tiles = []
+            for (r, c), tile in sorted(check.cells.items()):
+                if (r, c) in check.corrected or (r, c) not in read:
+                    tiles.append(TileReading(r, c, tile, 1.0, True))
+                else:
+                    was = read[r, c]
+                    tiles.append(TileReading(r, c, tile, was.confidence, getattr(was, "sure", True)))
             reading = replace(check.reading, tiles=tiles)
             violations = check.result.violations
+            missing = check.missing()
             revision = check.revision
-        png = reading.annotated_png(violations)
+        png = reading.annotated_png(violations, missing=missing)
         with self._lock:
             check._png = (revision, png)
         return png
+
+    def verdict(self, table_id: str, check_id: str) -> tuple[CameraCheck, bool]:
+        """(the check, its verdict) once every unsure or missing cell is settled.
+
+        Raises CameraCheckError 404, or 409 while a cell still needs a look
+        (the reader never records a verdict it is not sure of).
+        """
+        check = self.get(table_id, check_id)
+        with self._lock:
+            unsure, missing = check.unsure(), check.missing()
+            valid = check.result.valid
+        if unsure or missing:
+            parts = []
+            if unsure:
+                parts.append(f"{len(unsure)} tile{'s' if len(unsure) > 1 else ''} the camera was not sure of")
+            if missing:
+                parts.append(f"{len(missing)} place{'s' if len(missing) > 1 else ''} where a tile may be missing")
+            raise CameraCheckError(
+                f"look at the grid first: {' and '.join(parts)} (marked ?); tap each one to confirm or correct it", 409)
+        return check, valid
 
     def forget_table(self, table_id: str) -> None:
         with self._lock:

@@ -20,6 +20,7 @@ RULE_COLOURS = {
 }
 SURE = (90, 200, 60)
 UNSURE = (0, 170, 255)  # low-confidence readings: ask the players to look
+MISSING = (255, 80, 255)  # cells where a tile may be missing
 
 
 # Rules about the whole grid rather than some of its lines: captioned, not outlined.
@@ -41,8 +42,9 @@ def annotate(
     origin: tuple[int, int],
     violations: Iterable[Any] | None = None,
     max_side: int = 1280,
-    unsure_below: float = 0.25,
+    unsure_below: float | None = None,
     offsets: dict | None = None,
+    missing=(),
 ):
     """A BGR picture of `image` with the tiles' labels and the violations' outlines.
 
@@ -50,7 +52,19 @@ def annotate(
     coordinates, `origin` the lattice cell of grid cell (0, 0); `violations`
     are grid-check Violations (or their JSON dicts) in the same grid coordinates;
     `offsets` maps a grid cell to where its hand-placed tile sits off the node.
+    A tile the reader is not sure of (its `sure` flag, else a confidence under
+    `unsure_below`, default vision.config.SURE_AT) is labelled with a "?" after
+    its code; each `missing` cell (a tile may be missing there) gets a dashed
+    outline and a "?" of its own, so neither is told by colour alone.
     """
+    from vision.config import SURE_AT
+
+    below = SURE_AT if unsure_below is None else unsure_below
+
+    def is_sure(tile) -> bool:
+        sure = getattr(tile, "sure", None)
+        return tile.confidence >= below if sure is None or unsure_below is not None else bool(sure)
+
     import cv2
     import numpy as np
 
@@ -70,8 +84,13 @@ def annotate(
 
     for tile in tiles:
         quad = corners((tile.row, tile.col))
-        colour = SURE if tile.confidence >= unsure_below else UNSURE
+        colour = SURE if is_sure(tile) else UNSURE
         cv2.polylines(canvas, [np.round(quad).astype(np.int32)], True, colour, thickness, cv2.LINE_AA)
+    for cell in missing or ():
+        quad = corners(tuple(cell))
+        _dashed(canvas, quad, MISSING, thickness * 2)
+        centre = quad.mean(axis=0)
+        label(canvas, "?", centre, font_scale * 1.4, MISSING, centred=True)
 
     captions = []
     for violation in violations or ():
@@ -84,15 +103,16 @@ def annotate(
             quad = _run_outline(corners, run)
             cv2.polylines(canvas, [np.round(quad).astype(np.int32)], True, colour, thickness * 3, cv2.LINE_AA)
             x, y = quad[0]
-            _label(canvas, rule, (x, y - 4 * thickness), font_scale * 0.8, colour)
+            label(canvas, rule, (x, y - 4 * thickness), font_scale * 0.8, colour)
 
     for tile in tiles:
         dx, dy = offsets.get((tile.row, tile.col), (0.0, 0.0))
         # Below the middle, so the design itself stays visible above the label.
         centre = lat.to_image([(tile.col + left + dx, tile.row + top + dy + 0.3)])[0]
-        colour = (255, 255, 255) if tile.confidence >= unsure_below else UNSURE
-        text = tile.tile if tile.confidence >= unsure_below else tile.tile + "?"
-        _label(canvas, text, centre, font_scale, colour, centred=True)
+        sure = is_sure(tile)
+        colour = (255, 255, 255) if sure else UNSURE
+        text = tile.tile if sure else tile.tile + "?"
+        label(canvas, text, centre, font_scale, colour, centred=True)
 
     # One caption per violation along the top, in its outline's colour.
     caption_scale = max(0.45, canvas.shape[1] / 1800)
@@ -100,7 +120,7 @@ def annotate(
     for k, (text, colour) in enumerate(captions[:8]):
         if len(text) > 90:
             text = text[:87] + "..."
-        _label(canvas, text, (8, 8 + line_height * (k + 1) - 6), caption_scale, colour)
+        label(canvas, text, (8, 8 + line_height * (k + 1) - 6), caption_scale, colour)
     return canvas
 
 
@@ -127,7 +147,24 @@ def _run_outline(corners, run):
     return centre + (quad - centre) * 1.04
 
 
-def _label(canvas, text: str, at, font_scale: float, colour, centred: bool = False) -> None:
+def _dashed(canvas, quad, colour, thickness: int) -> None:
+    """A closed outline drawn in dashes (a cell to look at, not a tile)."""
+    import cv2
+    import numpy as np
+
+    for k in range(len(quad)):
+        a, b = np.asarray(quad[k], float), np.asarray(quad[(k + 1) % len(quad)], float)
+        length = float(np.linalg.norm(b - a))
+        dashes = max(2, int(length / (6 * thickness + 4)))
+        for i in range(dashes):
+            p = a + (b - a) * (i / dashes)
+            q = a + (b - a) * ((i + 0.55) / dashes)
+            cv2.line(canvas, (int(round(p[0])), int(round(p[1]))), (int(round(q[0])), int(round(q[1]))),
+                     colour, thickness, cv2.LINE_AA)
+
+
+def label(canvas, text: str, at, font_scale: float, colour, centred: bool = False) -> None:
+    """Write `text` on a black box at `at` (its middle with `centred`), kept inside the canvas."""
     import cv2
 
     font = cv2.FONT_HERSHEY_SIMPLEX

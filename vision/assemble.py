@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from vision.config import AssembleConfig
+from vision.config import SURE_AT, AssembleConfig
 from vision.errors import NoTilesError
 
 WILD = "**"
@@ -24,9 +24,11 @@ class TileReading:
     col: int
     tile: str  # "3G" or "**"
     confidence: float
+    sure: bool = True  # False: "not sure", the player is asked to look (vision.config.SURE_AT and the reader's checks)
 
     def to_json(self) -> dict:
-        return {"row": self.row, "col": self.col, "tile": self.tile, "confidence": round(self.confidence, 3)}
+        return {"row": self.row, "col": self.col, "tile": self.tile, "confidence": round(self.confidence, 3),
+                "sure": self.sure}
 
 
 @dataclass
@@ -43,16 +45,23 @@ def tile_code(design: str, colour: str) -> str:
     return WILD if colour == "*" else design + colour
 
 
-def assemble_grid(readings: list[tuple[tuple[int, int], str, float]], config: AssembleConfig | None = None) -> Assembled:
-    """The grid from (lattice cell, tile, confidence) readings. Raises NoTilesError if there are none."""
+def assemble_grid(readings: list[tuple], config: AssembleConfig | None = None) -> Assembled:
+    """The grid from (lattice cell, tile, confidence[, doubt]) readings. Raises NoTilesError if there are none.
+
+    A reading is sure when its confidence is at least SURE_AT and the reader
+    had no other doubt about it (`doubt` True: its design was not a clean
+    hole, its patch was cut short by the photo's edge, ...).
+    """
     cfg = config or AssembleConfig()
     kept = [r for r in readings if r[2] >= cfg.min_confidence]
     if not kept:
         raise NoTilesError("no tiles could be read in the photo")
-    top = min(cell[0] for cell, _, _ in kept)
-    left = min(cell[1] for cell, _, _ in kept)
+    top = min(r[0][0] for r in kept)
+    left = min(r[0][1] for r in kept)
     tiles = sorted(
-        (TileReading(cell[0] - top, cell[1] - left, tile, float(conf)) for cell, tile, conf in kept),
+        (TileReading(r[0][0] - top, r[0][1] - left, r[1], float(r[2]),
+                     sure=bool(r[2] >= SURE_AT and not (len(r) > 3 and r[3])))
+         for r in kept),
         key=lambda t: (t.row, t.col),
     )
     return Assembled(tiles, (top, left))

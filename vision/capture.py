@@ -10,7 +10,13 @@ Three sources, each giving an OpenCV BGR uint8 array:
 Decoding bounds memory before it allocates: the header is read first for the
 size, more than `DecodeConfig.max_pixels` is refused, and large JPEGs are
 decoded straight to 1/2, 1/4 or 1/8 size by libjpeg (cv2.IMREAD_REDUCED_*),
-which is also much faster than a full decode. Formats other than JPEG, PNG,
+which is also much faster than a full decode.
+
+A phone stores a photo as its sensor read it, with an EXIF Orientation tag
+saying how to turn it upright. cv2.imdecode applies the tag with
+IMREAD_COLOR and with every IMREAD_REDUCED_COLOR_* (checked on real files by
+tests/vision/test_capture.py; IMREAD_IGNORE_ORIENTATION and IMREAD_UNCHANGED
+would not), so the picture the reader gets is upright. Formats other than JPEG, PNG,
 WebP and BMP are refused rather than handed to a decoder whose memory use we
 cannot bound from the header.
 """

@@ -456,6 +456,13 @@ class HandTile:
     x: float
     y: float
 
+    @property
+    def sure(self) -> bool:
+        """False: "not sure", the player is asked to look (vision.config.SURE_AT)."""
+        from vision.config import SURE_AT
+
+        return self.confidence >= SURE_AT
+
     def to_json(self) -> dict:
         return {"tile": self.tile, "confidence": round(self.confidence, 3), "x": round(self.x, 1), "y": round(self.y, 1)}
 
@@ -482,23 +489,23 @@ class HandResult:
             "elapsed_ms": round(self.elapsed_ms, 1),
         }
 
-    def annotated(self, max_side: int = 1280, unsure_below: float = 0.25):
+    def annotated(self, max_side: int = 1280):
         """The photo with each tile's square outlined and labelled (BGR array), at most `max_side` pixels."""
         import cv2
         import numpy as np
 
-        from vision.annotate import SURE, UNSURE, _label
+        from vision.annotate import SURE, UNSURE, label
 
         scale = min(1.0, max_side / max(self.image.shape[:2]))
         canvas = cv2.resize(self.image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else self.image.copy()
         for tile, square in zip(self.tiles, self.squares):
             sq = square.scaled(scale)
-            sure = tile.confidence >= unsure_below
+            sure = tile.sure
             thickness = max(1, int(round(sq.side / 28)))
             cv2.polylines(canvas, [np.round(sq.corners()).astype(np.int32)], True, SURE if sure else UNSURE, thickness, cv2.LINE_AA)
             # Below the middle in the picture, so the design stays visible above the label.
             at = (sq.centre[0], sq.centre[1] + 0.3 * sq.side)
-            _label(canvas, tile.tile if sure else tile.tile + "?", at, max(0.3, sq.side / 110), (255, 255, 255) if sure else UNSURE, centred=True)
+            label(canvas, tile.tile if sure else tile.tile + "?", at, max(0.3, sq.side / 110), (255, 255, 255) if sure else UNSURE, centred=True)
         return canvas
 
     def annotated_png(self, max_side: int = 1280) -> bytes:
@@ -559,7 +566,7 @@ def read_hand(
     """
     from companion.games.pivit_tiles.tiles import get_tileset, hand_str
     from vision.assemble import tile_code
-    from vision.pipeline import _read_tile
+    from vision.pipeline import read_tile
 
     t0 = time.perf_counter() if started is None else started
     cfg = config or VisionConfig()
@@ -569,7 +576,7 @@ def read_hand(
     for square in _locate(image, cfg, hcfg):
         lattice = square.lattice()
         try:
-            patch, design, offset = _read_tile(image, lattice, (0, 0), (0.0, 0.0), cfg)
+            patch, design, offset = read_tile(image, lattice, (0, 0), (0.0, 0.0), cfg)
         except ClassifyError:
             continue  # a black square without a design: not a tile
         if offset != (0.0, 0.0):

@@ -36,30 +36,40 @@ class ReadResult:
     origin: tuple[int, int] = (0, 0)  # lattice cell of grid cell (0, 0)
     samples: dict[tuple[int, int], ColourSample] = field(default_factory=dict, repr=False)  # by grid cell
     offsets: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict, repr=False)  # tile off its node
+    # Grid cells where a tile may be missing: the reader saw part of a tile there (black
+    # face) but could not read it. In the tiles' frame; may lie outside their bounding box.
+    missing: list[tuple[int, int]] = field(default_factory=list)
 
     def cells(self) -> dict[tuple[int, int], str]:
         """The grid as the project's dict of (row, col) -> tile."""
         return {(t.row, t.col): t.tile for t in self.tiles}
 
+    def unsure(self) -> list[tuple[int, int]]:
+        """The cells of the tiles the reader is not sure of."""
+        return [(t.row, t.col) for t in self.tiles if not t.sure]
+
     def to_json(self, image_name: str | None = None) -> dict:
         return {
             "image": image_name,
             "tiles": [t.to_json() for t in self.tiles],
+            "missing": [[r, c] for r, c in self.missing],
             "grid": self.grid,
             "elapsed_ms": round(self.elapsed_ms, 1),
         }
 
-    def annotated(self, violations: Iterable[Any] | None = None, max_side: int = 1280):
-        """The photo with every tile labelled and each violation's cells outlined (BGR array)."""
+    def annotated(self, violations: Iterable[Any] | None = None, max_side: int = 1280, missing=None):
+        """The photo with every tile labelled, each violation's cells outlined and each cell where a
+        tile may be missing marked (BGR array); `missing` overrides the reader's own list."""
         from vision.annotate import annotate
 
-        return annotate(self.image, self.lattice, self.tiles, self.origin, violations, max_side, offsets=self.offsets)
+        return annotate(self.image, self.lattice, self.tiles, self.origin, violations, max_side, offsets=self.offsets,
+                        missing=self.missing if missing is None else missing)
 
-    def annotated_png(self, violations: Iterable[Any] | None = None, max_side: int = 1280) -> bytes:
+    def annotated_png(self, violations: Iterable[Any] | None = None, max_side: int = 1280, missing=None) -> bytes:
         """The annotated picture as PNG bytes; `violations` from the grid check, objects or JSON dicts."""
         from vision.annotate import encode_png
 
-        return encode_png(self.annotated(violations, max_side))
+        return encode_png(self.annotated(violations, max_side, missing))
 
 
 def _locate(image, config: VisionConfig):
@@ -80,7 +90,7 @@ def _locate(image, config: VisionConfig):
     return lattice.scaled(1.0 / scale), tiles
 
 
-def _read_tile(image, lattice: Lattice, cell, offset, config: VisionConfig):
+def read_tile(image, lattice: Lattice, cell, offset, config: VisionConfig):
     """(patch, DesignReading, offset) of one tile, the patch centred on its design.
 
     The first patch is centred where the tile was found; if the design sits
@@ -130,7 +140,7 @@ def read_image(
     cells, designs, samples, offsets = [], [], [], []
     for tile in found:
         try:
-            patch, design, offset = _read_tile(image, lattice, tile.cell, tile.offset, cfg)
+            patch, design, offset = read_tile(image, lattice, tile.cell, tile.offset, cfg)
         except ClassifyError:
             continue  # a dark square without a design on it: not a tile
         cells.append(tile.cell)

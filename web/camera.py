@@ -6,7 +6,8 @@
     GET  /api/tables/<id>/camera-checks/<cid>/annotated.png
     POST /api/tables/<id>/camera-checks/<cid>/corrections  {"cells": [{row, col, tile|null}]}
     POST /api/tables/<id>/camera-checks/<cid>/verify        -> the table, after the
-                                                    verify {player, valid, source: camera} event
+                                                    verify {player, valid, source: camera} event;
+                                                    409 while unsure or missing cells are unsettled
 
 Views stay thin: companion.camera_checks reads and checks, the table service
 records the verdict. Changing anything needs the table PIN, like every action.
@@ -121,7 +122,7 @@ def verify(table_id: str, check_id: str):
     refused = require_pin(table, body)
     if refused:
         return refused
-    check = checks().get(table.id, check_id)
-    event = {"type": "verify", "player": check.player, "valid": check.result.valid, "source": "camera"}
+    check, valid = checks().verdict(table.id, check_id)
+    event = {"type": "verify", "player": check.player, "valid": valid, "source": "camera"}
     table, duplicate = service.act(table.id, event, body.get("action_id"), body.get("expected_version"))
     return table_response(table, duplicate=duplicate)

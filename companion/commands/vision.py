@@ -180,8 +180,16 @@ def _write_png(path: str, data: bytes) -> None:
         raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
 
 
-def _unsure(result, below: float = 0.25) -> list[str]:
-    return [f"row {t.row} col {t.col} ({t.tile}, confidence {t.confidence:.2f})" for t in result.tiles if t.confidence < below]
+def _doubts(result) -> list[str]:
+    """Lines naming the tiles the reader is not sure of and the cells where a tile may be missing."""
+    lines = []
+    unsure = [f"row {t.row} col {t.col} ({t.tile}, confidence {t.confidence:.2f})" for t in result.tiles if not t.sure]
+    if unsure:
+        lines.append("  not sure of: " + "; ".join(unsure))
+    missing = [f"row {r} col {c}" for r, c in getattr(result, "missing", [])]
+    if missing:
+        lines.append("  a tile may be missing at: " + "; ".join(missing))
+    return lines
 
 
 def run_read(args) -> int:
@@ -201,9 +209,8 @@ def run_read(args) -> int:
         else:
             print(f"{path}: {len(result.tiles)} tiles in {result.elapsed_ms:.0f} ms")
             print(result.grid)
-            unsure = _unsure(result)
-            if unsure:
-                print("  not sure of: " + "; ".join(unsure))
+            for line in _doubts(result):
+                print(line)
     return status
 
 
@@ -227,7 +234,7 @@ def run_read_hand(args) -> int:
             continue
         # Like grep: one photo gives the hand file itself, several are told apart by path.
         print(f"{path}: {result.hand}" if several else result.hand, flush=True)
-        unsure = [f"{t.tile} at x {t.x:.0f} y {t.y:.0f} (confidence {t.confidence:.2f})" for t in result.tiles if t.confidence < 0.25]
+        unsure = [f"{t.tile} at x {t.x:.0f} y {t.y:.0f} (confidence {t.confidence:.2f})" for t in result.tiles if not t.sure]
         if unsure:
             print(f"companion: {path}: not sure of " + "; ".join(unsure), file=sys.stderr)
     return status
@@ -259,9 +266,8 @@ def run_check(args) -> int:
         )
     else:
         print(check_report(args.image, cells, verdict))
-        unsure = _unsure(result)
-        if unsure:
-            print("  not sure of: " + "; ".join(unsure))
+        for line in _doubts(result):
+            print(line)
         print(f"annotated picture: {out_path}")
     return 0 if verdict.valid else 1
 

@@ -131,3 +131,38 @@ def test_big_png_is_refused_from_its_header():
     data[16:24] = struct.pack(">II", 6000, 5000)  # 30 megapixels claimed
     with pytest.raises(ImageTooLargeError, match="30 megapixels"):
         decode_image_bytes(bytes(data))
+
+
+# Where the red square of _scene (top-left in the upright picture) lands in the stored
+# pixels of a phone's JPEG for each EXIF orientation, and the picture's stored size.
+STORED = {1: ("top-left", (240, 320)), 3: ("bottom-right", (240, 320)),
+          6: ("bottom-left", (320, 240)), 8: ("top-right", (320, 240))}
+
+
+def _where_red(image) -> str:
+    red = (image[..., 2] > 150) & (image[..., 0] < 80) & (image[..., 1] < 80)
+    ys, xs = np.nonzero(red)
+    h, w = image.shape[:2]
+    return ("top" if ys.mean() < h / 2 else "bottom") + "-" + ("left" if xs.mean() < w / 2 else "right")
+
+
+@pytest.mark.parametrize("orientation", [1, 3, 6, 8])
+@pytest.mark.parametrize("target", [2000, 150, 70])  # full size, 1/2 and 1/4 (IMREAD_REDUCED_COLOR_*)
+def test_exif_orientation_is_honoured_at_every_decode_size(orientation, target):
+    """A phone stores the sensor's pixels and an EXIF Orientation tag; OpenCV's imdecode turns
+    them upright with IMREAD_COLOR and IMREAD_REDUCED_COLOR_* alike (only IMREAD_IGNORE_ORIENTATION
+    or IMREAD_UNCHANGED would not): checked here on real files, for each tag a phone writes."""
+    from vision.synthetic import STORED_TURNS, with_exif_orientation
+
+    upright = _scene()
+    stored = np.ascontiguousarray(np.rot90(upright, STORED_TURNS[orientation]))
+    corner, shape = STORED[orientation]
+    assert _where_red(stored) == corner and stored.shape[:2] == shape  # the file really is turned
+    data = with_exif_orientation(_encode(".jpg", stored, cv2.IMWRITE_JPEG_QUALITY, 95), orientation)
+    decoded = decode_image_bytes(data, DecodeConfig(target_long_side=target))
+    factor = {2000: 1, 150: 2, 70: 4}[target]
+    assert decoded.image.shape[:2] == (240 // factor, 320 // factor)
+    assert _where_red(decoded.image) == "top-left"
+    # Without the tag's help the picture stays as stored: the tag is what turns it.
+    raw = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+    assert _where_red(raw) == corner

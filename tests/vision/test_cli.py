@@ -32,9 +32,11 @@ def test_read_json(capsys, grid_photo):
     status, out, err = _run(capsys, "vision", "read", "--json", path)
     assert status == 0 and err == ""
     doc = json.loads(out)
-    assert set(doc) == {"image", "tiles", "grid", "elapsed_ms"}
+    assert set(doc) == {"image", "tiles", "missing", "grid", "elapsed_ms"}
     assert doc["image"] == path
     assert {(t["row"], t["col"]): t["tile"] for t in doc["tiles"]} == truth
+    assert all(set(t) == {"row", "col", "tile", "confidence", "sure"} and t["sure"] is True for t in doc["tiles"])
+    assert doc["missing"] == []
     assert doc["grid"] == grid_str(truth)
     assert isinstance(doc["elapsed_ms"], (int, float)) and doc["elapsed_ms"] > 0
 

@@ -120,8 +120,8 @@ def test_read_result_for_the_web(photo):
     assert isinstance(result, ReadResult)
     assert result.elapsed_ms > 0
     doc = result.to_json("x.jpg")
-    assert set(doc) == {"image", "tiles", "grid", "elapsed_ms"}
-    assert all(set(t) == {"row", "col", "tile", "confidence"} for t in doc["tiles"])
+    assert set(doc) == {"image", "tiles", "missing", "grid", "elapsed_ms"}
+    assert all(set(t) == {"row", "col", "tile", "confidence", "sure"} for t in doc["tiles"])
     assert all(0.0 <= t["confidence"] <= 1.0 for t in doc["tiles"])
     from companion.games.pivit_tiles.grid import parse_grid
 

@@ -233,3 +233,41 @@ def test_close_waits_for_the_camera_being_opened(monkeypatch):
     checks.close()
     assert not thread.is_alive()
     assert checks.status()["detail"] == "no camera attached (test)"
+
+
+def test_verify_waits_until_unsure_and_missing_cells_are_settled(service, api):
+    """A tile the reader is not sure of, and a cell where a tile may be missing, block the verdict
+    (409) until a correction settles each: the same tile confirms it, null says no tile is there."""
+    from dataclasses import replace
+
+    from vision import read_image_bytes
+
+    def doubtful_read(data, tileset):
+        result = read_image_bytes(data, tileset)
+        tiles = [replace(t, sure=False) if (t.row, t.col) == (1, 2) else t for t in result.tiles]
+        return replace(result, tiles=tiles, missing=[(-1, 0)])
+
+    app = create_app({"TABLE_SERVICE": service, "START_TICKER": False, "TESTING": True,
+                      "CAMERA_CHECKS": CameraChecks(read_bytes=doubtful_read), "MAX_PHOTO_BYTES": 2_000_000})
+    client = app.test_client()
+    api = Api(client)
+    table_id = table_after_done(api)
+    check = upload(client, table_id, photo(GOOD)).get_json()
+    assert check["unsure"] == [[1, 2]] and check["missing"] == [[-1, 0]]
+    url = f"/api/tables/{table_id}/camera-checks/{check['id']}"
+    png = client.get(check["annotated_url"])
+    assert png.status_code == 200 and png.data[:8] == b"\x89PNG\r\n\x1a\n"
+
+    refused = client.post(url + "/verify", json={}, headers={"X-Table-Pin": PIN})
+    assert refused.status_code == 409
+    assert set(refused.get_json()) == {"error"} and "not sure" in refused.get_json()["error"]
+
+    confirmed = api.post(url + "/corrections", cells=[{"row": 1, "col": 2, "tile": "3G"}])
+    assert confirmed["unsure"] == [] and confirmed["missing"] == [[-1, 0]]
+    still = client.post(url + "/verify", json={}, headers={"X-Table-Pin": PIN})
+    assert still.status_code == 409 and "missing" in still.get_json()["error"]
+
+    settled = api.post(url + "/corrections", cells=[{"row": -1, "col": 0, "tile": None}])
+    assert settled["unsure"] == [] and settled["missing"] == [] and settled["valid"] is True
+    table = api.post(url + "/verify")
+    assert table["state"]["players"][0]["verified"] is True
