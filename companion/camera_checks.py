@@ -37,9 +37,10 @@ UNSURE_BELOW = SURE_AT  # readings less sure than this are pointed out for a sec
 class CameraCheckError(Exception):
     """A check that cannot be done; `status` is the HTTP status that fits."""
 
-    def __init__(self, message: str, status: int):
+    def __init__(self, message: str, status: int, reason: str = ""):
         super().__init__(message)
         self.status = status
+        self.reason = reason  # for a photo to take again: "oblique", "cut-off", "blurred", "small"
 
 
 @dataclass(frozen=True)
@@ -205,7 +206,7 @@ class CameraChecks:
                 reading = self._read_bytes(photo, rules.tileset)
         except VisionError as exc:
             self.failures += 1
-            raise CameraCheckError(str(exc), getattr(exc, "status", 422)) from None
+            raise CameraCheckError(str(exc), getattr(exc, "status", 422), getattr(exc, "reason", "")) from None
         self.reads += 1
         check = CameraCheck(
             id=secrets.token_urlsafe(6),

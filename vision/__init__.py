@@ -24,6 +24,7 @@ from vision.errors import (
     ImageTooLargeError,
     LatticeError,
     NoTilesError,
+    RetakePhotoError,
     VisionError,
 )
 from vision.hand import HandResult, HandTile, read_hand, read_hand_bytes, read_hand_file
@@ -40,6 +41,7 @@ __all__ = [
     "LatticeError",
     "NoTilesError",
     "ReadResult",
+    "RetakePhotoError",
     "VisionError",
     "read_hand",
     "read_hand_bytes",

@@ -21,6 +21,7 @@ own light (colour is the weak spot: red against orange, white against yellow).
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +51,7 @@ class ColourSample:
 
     design_bgr: tuple[float, float, float]  # median of the design in linear light (0-1), black subtracted
     pixels_bgr: Any  # float32 N x 3: design pixels the same way (for telling a wild)
+    face_bgr: tuple[float, float, float] = (0.0, 0.0, 0.0)  # median of the tile's black face, linear light
 
     def chroma(self) -> tuple[float, float]:
         """(ln R/G, ln B/G) of the design."""
@@ -164,7 +166,7 @@ def colour_sample(patch, mask, config: ColourConfig | None = None) -> ColourSamp
     black = np.minimum(black, design.min(axis=0))
     pixels = np.maximum(design - black, 0)
     median = np.median(pixels, axis=0)
-    return ColourSample(tuple(float(x) for x in median), pixels)
+    return ColourSample(tuple(float(x) for x in median), pixels, tuple(float(x) for x in black))
 
 
 def _nearest(chroma, paints_arr):
@@ -177,40 +179,204 @@ def classify_colours(
     colours: str,
     calibration: Calibration | None = None,
     config: ColourConfig | None = None,
+    positions=None,
 ) -> list[ColourReading]:
-    """The colour of each design of one photo, from the letters in `colours` or a wild."""
+    """The colour of each design of one photo, from the letters in `colours` or a wild.
+
+    `positions` (N x 2, each tile's middle across the photo from -1 to 1, x
+    then y) lets the light's colour vary across the photo (a lamp from one
+    side); without them it is one cast for the whole photo. The light is
+    estimated from the photo's own tiles (estimate_light) and taken off
+    before each design gets its nearest paint. A tile's confidence is the
+    margin between its nearest and second-nearest paint, judged under the
+    light estimated from the *other* tiles (so a lone tile cannot pull the
+    light onto its own paint), and 0 when another light explains the photo
+    about as well but gives the tile another colour. A wild's confidence is
+    how clearly it holds several colours, a single paint's is also capped by
+    how clearly it does not.
+    """
     import numpy as np
 
     cfg = config or ColourConfig()
     paints = paints_for(colours, calibration)
     letters = list(paints)
-    paints_arr = np.array(list(paints.values()), dtype=np.float32)
+    paints_arr = np.array(list(paints.values()), dtype=np.float64)
+    n = len(samples)
+    if n == 0:
+        return []
+    chroma = log_chroma([s.design_bgr for s in samples]).astype(np.float64)
+    pos = np.zeros((n, 2)) if positions is None else np.asarray(positions, np.float64).reshape(n, 2)
+    # Wilds first, with the light as it is: the share of a wild's third colour is far
+    # from a single paint's (0.15 and more against 0.03 at most), cast or not.
+    third = np.array([_third_share(s, paints_arr, None, cfg) for s in samples])
+    single = third < cfg.wild_min_share
+    light = estimate_light(chroma[single], pos[single], paints_arr, cfg)
+    in_light = {int(k): i for i, k in enumerate(np.nonzero(single)[0])}  # tile -> its row in the light's fit
     readings = []
-    for sample in samples:
-        chroma = log_chroma([sample.design_bgr])
-        d = np.sqrt(_nearest(chroma, paints_arr)[0])
+    for k, sample in enumerate(samples):
+        row = in_light.get(k)
+        corrected = light.correct_without(chroma[k], pos[k], row)
+        d = np.sqrt(((paints_arr - corrected) ** 2).sum(axis=1))
         order = np.argsort(d)
         best, second = float(d[order[0]]), float(d[order[1]])
-        confidence = max(0.0, min(1.0, (second - best) / (second + best))) if second + best > 0 else 1.0
-        colour = letters[order[0]]
-        if _is_wild(sample, paints_arr, cfg):
-            colour = WILD_COLOUR
-        readings.append(ColourReading(colour, confidence, (float(chroma[0, 0]), float(chroma[0, 1]))))
+        margin = max(0.0, min(1.0, (second - best) / (second + best))) if second + best > 0 else 1.0
+        share = _third_share(sample, paints_arr, lambda c: light.correct(c, pos[k]), cfg)
+        wild_margin = min(1.0, abs(share - cfg.wild_min_share) / cfg.wild_min_share)
+        if share >= cfg.wild_min_share:
+            colour, confidence = WILD_COLOUR, wild_margin
+        else:
+            colour, confidence = letters[order[0]], min(margin, wild_margin)
+            if row is not None and light.doubtful[row]:
+                confidence = 0.0  # another light reads this tile as another colour
+        readings.append(ColourReading(colour, confidence, (float(corrected[0]), float(corrected[1]))))
     return readings
 
 
-def _is_wild(sample: ColourSample, paints_arr, cfg: ColourConfig) -> bool:
-    """A design painted in several of the set's colours (a wild) rather than one."""
+@dataclass
+class LightEstimate:
+    """How the photo's light and camera move every paint's log-chromaticity.
+
+    A colour cast of the light (channel gains) adds the same offset to every
+    paint's (ln R/G, ln B/G); a lamp of another colour from one side makes the
+    offset slide across the photo (here to first order in the position, x
+    and y from -1 to 1 across it); a camera that renders colours more or less
+    saturated scales every paint's chromaticity: seen = s paint + o + x gx + y gy.
+    `coefficients` is (s - 1, o, gx, gy) flattened: 7 numbers.
+    """
+
+    coefficients: Any  # float64 7: s - 1, ox, oy, gx (2), gy (2)
+    assigned: Any  # int array N: the paint each tile was put on
+    weights: Any  # float64 array N: each tile's robust weight in the fit
+    chroma: Any  # N x 2: the tiles' chromaticities as seen
+    positions: Any  # N x 2
+    paints: Any  # K x 2
+    doubtful: Any  # bool array N: another light, nearly as good, gives the tile another paint
+    regulariser: Any  # 7 x 7
+
+    def correct(self, chroma, position, coefficients=None):
+        """The chromaticity the paint seen as `chroma` at `position` has in the reference light."""
+        import numpy as np
+
+        c = self.coefficients if coefficients is None else coefficients
+        offset = c[1:3] + position[0] * c[3:5] + position[1] * c[5:7]
+        return (np.asarray(chroma, np.float64) - offset) / (1.0 + c[0])
+
+    def correct_without(self, chroma, position, k):
+        """`correct` with the light estimated from every tile but tile `k` (None: from all of them)."""
+        import numpy as np
+
+        if k is None or self.assigned is None or not len(self.assigned):
+            return self.correct(chroma, position)
+        keep = np.ones(len(self.assigned), bool)
+        keep[k] = False
+        c = _solve_light(self.chroma[keep], self.positions[keep], self.paints[self.assigned[keep]],
+                         self.weights[keep], self.regulariser)
+        return self.correct(chroma, position, c)
+
+
+def estimate_light(chroma, positions, paints, config: ColourConfig | None = None) -> LightEstimate:
+    """How the photo's light and camera move the paints, from its tiles' colours (N x 2 log-chromaticities).
+
+    Every tile is painted in one of `paints` (K x 2) under the same light, so
+    the light is what brings the tiles nearest to paints: put each tile on
+    its nearest paint, fit the light to them (robustly, and held towards
+    none by a prior, so a few tiles cannot claim a strong one), and repeat.
+    That finds the nearest good solution, so it is started from no cast and
+    from strong casts every way, and the solution that explains the tiles
+    best (with its prior) is kept; tiles that another start's solution,
+    almost as good, puts on another paint are marked doubtful.
+    """
+    import numpy as np
+
+    cfg = config or ColourConfig()
+    chroma = np.asarray(chroma, np.float64).reshape(-1, 2)
+    positions = np.asarray(positions, np.float64).reshape(-1, 2)
+    paints = np.asarray(paints, np.float64)
+    n = len(chroma)
+    reg = np.diag([1 / cfg.light_saturation_prior**2] + [1 / cfg.light_prior**2] * 2
+                  + [1 / cfg.light_gradient_prior**2] * 4) / 4
+    if n == 0:
+        return LightEstimate(np.zeros(7), None, np.zeros(0), chroma, positions, paints, np.zeros(0, bool), reg)
+    reach = cfg.light_start
+    starts = [(0.0, 0.0)] + [(reach * math.cos(a), reach * math.sin(a)) for a in np.arange(8) * math.pi / 4]
+    solutions = sorted((_fit_light(chroma, positions, paints, np.array(st), reg, cfg) for st in starts),
+                       key=lambda sol: sol[0])
+    cost, coefficients, assigned, weights = solutions[0]
+    doubtful = np.zeros(n, bool)
+    for other in solutions[1:]:
+        if other[0] <= cost + cfg.light_ambiguity:
+            doubtful |= other[2] != assigned
+    return LightEstimate(coefficients, assigned, weights, chroma, positions, paints, doubtful, reg)
+
+
+def _solve_light(chroma, positions, paints, weights, reg):
+    """The light's 7 coefficients fitted to tiles seen as `chroma` that are painted `paints` (N x 2 each)."""
+    import numpy as np
+
+    n = len(chroma)
+    x = np.zeros((2 * n, 7))
+    x[0::2, 0], x[1::2, 0] = paints[:, 0], paints[:, 1]
+    x[0::2, 1], x[1::2, 2] = 1.0, 1.0
+    x[0::2, 3], x[1::2, 4] = positions[:, 0], positions[:, 0]
+    x[0::2, 5], x[1::2, 6] = positions[:, 1], positions[:, 1]
+    y = (chroma - paints).reshape(-1)
+    w = np.repeat(weights, 2)
+    xw = x * w[:, None]
+    return np.linalg.solve(xw.T @ x + reg, xw.T @ y)
+
+
+def _fit_light(chroma, positions, paints, start, reg, cfg: ColourConfig):
+    """(cost, coefficients, assigned paint, weights) of the light fitted from `start` (a constant offset)."""
+    import numpy as np
+
+    coefficients = np.zeros(7)
+    coefficients[1:3] = start
+    huber = cfg.light_huber
+
+    def seen_as_reference(c):
+        offset = c[1:3] + positions[:, :1] * c[3:5] + positions[:, 1:] * c[5:7]
+        return (chroma - offset) / (1.0 + c[0])
+
+    for _ in range(12):
+        d = np.sqrt(((seen_as_reference(coefficients)[:, None, :] - paints[None]) ** 2).sum(axis=2))
+        assigned = d.argmin(axis=1)
+        nearest = d[np.arange(len(d)), assigned]
+        weights = np.where(nearest < huber, 1.0, huber / np.maximum(nearest, 1e-9))
+        new = _solve_light(chroma, positions, paints[assigned], weights, reg)
+        done = np.abs(new - coefficients).max() < 1e-4
+        coefficients = new
+        if done:
+            break
+    d = np.sqrt(((seen_as_reference(coefficients)[:, None, :] - paints[None]) ** 2).sum(axis=2))
+    assigned = d.argmin(axis=1)
+    nearest = d[np.arange(len(d)), assigned]
+    weights = np.where(nearest < huber, 1.0, huber / np.maximum(nearest, 1e-9))
+    robust = np.where(nearest < huber, nearest**2 / 2, huber * (nearest - huber / 2)).sum()
+    cost = float(robust + 0.5 * coefficients @ reg @ coefficients)
+    return cost, coefficients, assigned, weights
+
+
+def _third_share(sample: ColourSample, paints_arr, correct, cfg: ColourConfig) -> float:
+    """The share of a design's pixels nearest its third most common paint (the `wild_min_colours`-th),
+    their chromaticities taken through `correct` (the light's correction; None: as seen).
+
+    A wild is painted in six colours, one sector each, so its third colour
+    covers about a sixth of it; a single paint's third colour is noise.
+    """
     import numpy as np
 
     pixels = sample.pixels_bgr
     if len(pixels) < 20:
-        return False
+        return 0.0
     if len(pixels) > 600:
         pixels = pixels[:: len(pixels) // 600]
-    nearest = _nearest(log_chroma(pixels), paints_arr).argmin(axis=1)
-    shares = np.bincount(nearest, minlength=len(paints_arr)) / len(nearest)
-    return int((shares >= cfg.wild_min_share).sum()) >= cfg.wild_min_colours
+    chroma = log_chroma(pixels)
+    if correct is not None:
+        chroma = correct(chroma)
+    nearest = _nearest(chroma, np.asarray(paints_arr, np.float32)).argmin(axis=1)
+    shares = np.sort(np.bincount(nearest, minlength=len(paints_arr)) / len(nearest))[::-1]
+    rank = cfg.wild_min_colours - 1
+    return float(shares[rank]) if len(shares) > rank else 0.0
 
 
 def calibrate(samples_by_colour: dict[str, list[ColourSample]], source: str = "") -> Calibration:

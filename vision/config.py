@@ -51,17 +51,43 @@ class FindConfig:
 
 @dataclass(frozen=True)
 class LatticeConfig:
-    """Fitting the square grid of cells to the tile centres."""
+    """Fitting the lattice in the rectified plane and deciding cell by cell (vision.lattice).
 
-    neighbour_slack: float = 1.35  # neighbours lie within this times the nearest distance
-    max_residual: float = 0.38  # pitches; a centre further from its cell's centre is not on the grid
-    iterations: int = 4
-    min_pitch: float = 24.0  # work-image pixels; smaller tiles are re-found at higher resolution
-    max_design_area: float = 0.72  # of a cell; a bigger hole is an empty cell ringed by tiles
-    min_design_area: float = 0.05  # of a cell
-    min_tileness: float = 0.6  # dark share of a found tile's face (see lattice.tileness)
-    min_added_tileness: float = 0.75  # the same for a tile whose design was not a clean hole
-    min_face_band: float = 0.8  # dark share of the band inside a tile's edge (see lattice.face_band)
+    Lengths are in cells unless they say otherwise; shares are of a tile's area.
+    """
+
+    min_pitch: float = 24.0  # work-image pixels; smaller tiles are found again at a higher resolution
+    cell_px: int = 32  # pixels per cell of the rectified picture
+    region_margin: int = 2  # cells looked at around the tiles' box
+    max_cells: int = 60  # rows or columns of the region at most (more: not one grid)
+    rectify_rounds: int = 3  # the photo is rectified again while the correction moves cells
+    settled_move: float = 0.08  # by more than this
+    max_residual: float = 0.38  # a design further from its node is not on the grid
+    max_correction_perspective: float = 0.02  # of the rectified plane's correction, per cell
+    max_correction_scale: float = 0.25  # the correction may stretch cells by this much at most
+    min_design_area: float = 0.05  # of a cell: smaller holes are specks
+    max_design_area: float = 0.72  # of a cell: a bigger hole is an empty cell ringed by tiles
+    min_tileness: float = 0.6  # dark share of a tile's corners or side middles (its black face)
+    min_trusted_face: float = 0.4  # corners or side middles, for a tile with a trusted design
+    min_trusted_band: float = 0.35  # dark share of the band inside the edge of a tile with a trusted design
+    min_face_band: float = 0.8  # the same for a tile whose design is not four-fold symmetric or no hole
+    min_side_band: float = 0.55  # and on its least dark side
+    max_untrusted_asymmetry: float = 0.6  # a design more lopsided than this is print, not a tile's
+    min_added_tileness: float = 0.75  # face of a tile found without a clean hole
+    min_added_band: float = 0.6  # and the band inside its edge (a design touching it or a tile standing up thins it)
+    min_added_side: float = 0.3  # and on its least dark side
+    min_missing_face_dark: float = 0.35  # dark share of a cell with a tile's face beside a tile: "may be missing"
+    min_missing_side: float = 0.15  # and the face on its least dark side, for any "may be missing"
+    missing_face_level_ratio: float = 2.0  # and as dark as the tiles' faces (a board's printed square is not)
+    default_face_level: float = 0.15  # a tile face's brightness over the table's, when no design says
+    max_face_level_ratio: float = 2.5  # tile-black: at most this times the tiles' own face level
+    face_level_margin: float = 0.12  # or that level plus this share of the table's brightness
+    max_outside: float = 0.25  # of a cell: more outside the photo and it is not read
+    min_missing_dark: float = 0.55  # tile-black share of a cell for "a tile may be missing here"
+    min_missing_band: float = 0.6  # or of its band, where a design was seen but not taken
+    max_tilt: float = 62.0  # degrees from straight down: a steeper photo is refused
+    min_near_far: float = 0.3  # the smallest cell over the largest: less is refused as too oblique
+    min_cell_photo_px: float = 12.0  # photo pixels: smaller cells are refused (move closer)
 
 
 @dataclass(frozen=True)
@@ -80,8 +106,18 @@ class ColourConfig:
     """Reading the colour of one tile's design."""
 
     erode: int = 2  # patch pixels trimmed off the design's edge, where colours blend
-    wild_min_colours: int = 3  # a design painted in this many colours is a wild
-    wild_min_share: float = 0.12  # each of them covering at least this share of the design
+    # A wild is painted in six colours, a sixth of it each: its fourth most common colour still
+    # covers about 1/6. A single paint's pixels spill into its neighbours in hue under glare and
+    # shade (a red's into orange and purple), so its third colour may reach 0.1, its fourth not.
+    wild_min_colours: int = 4
+    wild_min_share: float = 0.06
+    # The light (colour.estimate_light), in log-chromaticity units; paints lie 2.3 and more apart.
+    light_prior: float = 0.35  # a cast's usual size (the prior holds the estimate towards none)
+    light_saturation_prior: float = 0.15  # how much more or less saturated a camera renders the paints
+    light_gradient_prior: float = 0.35  # the same for its change from one side of the photo to the other
+    light_huber: float = 0.5  # a tile this far from its paint counts less (a misread design, glare)
+    light_start: float = 0.9  # the fit is also started from casts this strong, every way
+    light_ambiguity: float = 1.0  # a light this close in cost to the best that reads a tile otherwise: not sure
 
 
 @dataclass(frozen=True)
@@ -92,9 +128,32 @@ class AssembleConfig:
 
 
 @dataclass(frozen=True)
+class PlaneConfig:
+    """Placing the tiles found on cells and the first homography of the table plane (vision.plane).
+
+    Lengths are in a design's round frame (its second moments whitened: a
+    tile is 4.9 to 6.4 units wide, depending on its design) or in cells.
+    """
+
+    reach_whitened: float = 22.0  # neighbours are looked for within this (about 3.5 cells)
+    axis_tolerance: float = 20.0  # degrees: a neighbour this near a grid direction lies along it
+    default_step: float = 5.8  # units per cell where a tile has no neighbour along the grid
+    outline_reach: float = 4.5  # outline within this of a design is its tile's (or its neighbours') edge
+    min_coherence: float = 0.5  # of the outline's length: agreement of its pieces on one grid direction
+    min_outline: float = 3.0  # units of outline for it to decide the grid's direction at a tile
+    neighbour_slack: float = 1.35  # nearest neighbours: within this times the nearest one's distance
+    reach_cells: int = 3  # neighbours up to this many cells away (across gaps) are linked
+    max_offset_error: float = 0.3  # cells: a neighbour this far off a whole-cell step is no lattice neighbour
+    max_join_error: float = 0.35  # cells: a separate group must fit the joint map this well
+    shape_weight: float = 0.5  # weight of the tiles' ellipses against their centres in placing a group
+    min_placement_margin: float = 0.2  # a group placed by less than this over the next place is "not sure"
+
+
+@dataclass(frozen=True)
 class VisionConfig:
     decode: DecodeConfig = field(default_factory=DecodeConfig)
     find: FindConfig = field(default_factory=FindConfig)
+    plane: PlaneConfig = field(default_factory=PlaneConfig)
     lattice: LatticeConfig = field(default_factory=LatticeConfig)
     design: DesignConfig = field(default_factory=DesignConfig)
     colour: ColourConfig = field(default_factory=ColourConfig)

@@ -48,3 +48,19 @@ class CalibrationError(VisionError):
     """A colour calibration could not be made or loaded."""
 
     status = 422
+
+
+class RetakePhotoError(VisionError):
+    """The photo shows tiles but cannot be read reliably: the player is asked for a better one.
+
+    `reason` says why, in one word a client can branch on: "oblique" (taken
+    too much from the side), "cut-off" (part of the grid is outside the
+    photo), "blurred", "small" (the tiles are too small in the photo). The
+    message says what to do, in words a player understands.
+    """
+
+    status = 422
+
+    def __init__(self, message: str, reason: str):
+        super().__init__(message)
+        self.reason = reason

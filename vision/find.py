@@ -33,6 +33,7 @@ class Candidates:
     face: Any = None  # float64 array N: dark share of the black face right around each hole (see tile_evidence)
     asymmetry: Any = None  # float64 array N: how far each hole is from a four-fold symmetric shape
     trusted: Any = None  # bool array N: holes that look like a design on a tile (the lattice grows from them)
+    masks: Any = None  # the Masks the holes were found in
 
 
 def work_image(image, config: FindConfig):
@@ -49,6 +50,17 @@ def work_image(image, config: FindConfig):
     return small, 1.0 / factor
 
 
+@dataclass
+class Masks:
+    """What the dark masks are made from, for stages that look at the tiles' faces again."""
+
+    loose: Any  # uint8: 1 where a pixel is much darker than the table around it
+    strict: Any  # uint8: the same with dark paints kept out
+    value: Any  # uint8: the brightest channel (HSV value), designs of every colour bright in it
+    table: Any  # float32: the table's brightness around each pixel (dark pixels left out)
+    face: float  # the black faces' brightness (a low percentile of the loose mask's pixels)
+
+
 def dark_masks(image, config: FindConfig):
     """(loose, strict) uint8 masks, 1 where a pixel is much darker than the table around it.
 
@@ -59,33 +71,49 @@ def dark_masks(image, config: FindConfig):
     the table), which keeps such designs out and, on a dim table, keeps a
     blurred margin closed. Holes are looked for in both.
     """
+    masks = surface_masks(image, config)
+    return masks.loose, masks.strict
+
+
+def surface_masks(image, config: FindConfig, valid=None) -> Masks:
+    """The dark masks of `image` with the brightness maps they come from (see dark_masks).
+
+    `valid` (bool, optional) marks the pixels that are part of the photo: the
+    others (outside a rectified photo's frame) count neither as table nor as dark.
+    """
     import cv2
     import numpy as np
 
     blue, green, red = cv2.split(image)
     value = cv2.max(cv2.max(blue, green), red)  # HSV value: designs of every colour are bright in it
     height, width = value.shape
-    median = float(np.median(value[::4, ::4]))
+    sample = value[::4, ::4] if valid is None else value[::4, ::4][valid[::4, ::4]]
+    median = float(np.median(sample)) if sample.size else 128.0
     first = value < config.dark_ratio * max(median, 1.0)
     # Table brightness at coarse scale, a normalised blur that skips dark pixels.
     coarse = max(1, min(height, width) // 96)
     small = cv2.resize(value, (width // coarse, height // coarse), interpolation=cv2.INTER_AREA).astype(np.float32)
-    weight = cv2.resize((~first).astype(np.float32), (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA)
+    free = ~first if valid is None else (~first & valid)
+    weight = cv2.resize(free.astype(np.float32), (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA)
     sigma = max(small.shape) / config.background_cells
     num = cv2.GaussianBlur(small * weight, (0, 0), sigma)
     den = cv2.GaussianBlur(weight, (0, 0), sigma)
     table = np.where(den > 0.02, num / np.maximum(den, 1e-6), median).astype(np.float32)
     table = cv2.resize(table, (width, height), interpolation=cv2.INTER_LINEAR)
     loose = value < config.dark_ratio * table
+    if valid is not None:
+        loose &= valid
     strict = loose
+    face = float(np.percentile(value[loose], 25)) if loose.any() else 0.0
     if loose.any():
         # A low percentile: dark paints let into `loose` must not raise the faces' level.
-        face = float(np.percentile(value[loose], 25))
         cap = max(config.face_ratio * face, face + config.face_margin * median)
         # Below the cap, but up to a higher share of the table than `loose`: on a dim
         # table a blurred margin rises above 0.45 of it, yet stays far below the paints.
         strict = value < np.minimum(config.face_table_ratio * table, cap)
-    return loose.astype(np.uint8), strict.astype(np.uint8)
+        if valid is not None:
+            strict &= valid
+    return Masks(loose.astype(np.uint8), strict.astype(np.uint8), value, table, face)
 
 
 def colour_mask(image, strict):
@@ -196,12 +224,16 @@ def _add_new_holes(found, more):
             np.array(shapes, np.float64))
 
 
-def find_tiles(image, config: FindConfig | None = None) -> Candidates:
-    """Candidate tile centres in a BGR image. Raises NoTilesError if there are none."""
+def find_tiles(image, config: FindConfig | None = None, valid=None) -> Candidates:
+    """Candidate tile centres in a BGR image. Raises NoTilesError if there are none.
+
+    `valid` (bool, optional) marks the pixels that belong to the photo (see surface_masks).
+    """
     import numpy as np
 
     cfg = config or FindConfig()
-    loose, strict = dark_masks(image, cfg)
+    masks = surface_masks(image, cfg, valid)
+    loose, strict = masks.loose, masks.strict
     centres, areas, boxes, shapes = _holes(loose, cfg)
     if strict is not loose:
         centres, areas, boxes, shapes = _merge_holes((centres, areas, boxes, shapes), _holes(strict, cfg))
@@ -218,7 +250,7 @@ def find_tiles(image, config: FindConfig | None = None) -> Candidates:
     centres, areas, boxes, shapes = centres[keep], areas[keep], boxes[keep], shapes[keep]
     face, asymmetry, trusted = face[keep], asymmetry[keep], trusted[keep]
     return Candidates(centres=centres, areas=areas, boxes=boxes, dark=loose, strict=strict, shapes=shapes,
-                      face=face, asymmetry=asymmetry, trusted=trusted)
+                      face=face, asymmetry=asymmetry, trusted=trusted, masks=masks)
 
 
 def tile_evidence(loose, strict, centres, shapes, config: FindConfig):
@@ -300,8 +332,13 @@ def _evidence(dark, centre, shape, radius: float):
     bins = ((np.arctan2(wy, wx) + math.pi) / (2 * math.pi) * 32).astype(np.int64) % 32
     reach_by_angle = np.zeros(32)
     np.maximum.at(reach_by_angle, bins, np.hypot(wx, wy))
-    if (reach_by_angle == 0).any():
+    empty = reach_by_angle == 0
+    if empty.sum() > 8:
         return face, 9.0
+    if empty.any():
+        # A small design (a star's narrow middle) leaves a few directions without a pixel.
+        known = np.nonzero(~empty)[0]
+        reach_by_angle[empty] = np.interp(np.nonzero(empty)[0], known, reach_by_angle[known], period=32)
     spectrum = np.abs(np.fft.rfft(reach_by_angle))
     odd = np.sqrt(sum(spectrum[j] ** 2 for j in range(1, len(spectrum)) if j % 4))
     return face, float(odd / spectrum[0])

@@ -566,7 +566,7 @@ def read_hand(
     """
     from companion.games.pivit_tiles.tiles import get_tileset, hand_str
     from vision.assemble import tile_code
-    from vision.pipeline import read_tile
+    from vision.pipeline import read_tile, tile_confidence
 
     t0 = time.perf_counter() if started is None else started
     cfg = config or VisionConfig()
@@ -588,14 +588,16 @@ def read_hand(
         samples.append(colour_sample(patch, design.mask, cfg.colour))
     if not squares:
         raise NoTilesError("no tiles could be read in the photo")
-    colour_readings = classify_colours(samples, colours, calibration, cfg.colour)
+    height, width = image.shape[:2]
+    positions = [(sq.centre[0] / (width / 2) - 1, sq.centre[1] / (height / 2) - 1) for sq in squares]
+    colour_readings = classify_colours(samples, colours, calibration, cfg.colour, positions)
     side = sorted(sq.side for sq in squares)[len(squares) // 2]
     order = reading_order([sq.centre for sq in squares], side, hcfg.row_band)
     tiles = []
     for k in order:
         d, c = designs[k], colour_readings[k]
         x, y = squares[k].centre
-        tiles.append(HandTile(tile_code(d.design, c.colour), min(d.confidence, c.confidence), x / photo_scale, y / photo_scale))
+        tiles.append(HandTile(tile_code(d.design, c.colour), tile_confidence(d, c), x / photo_scale, y / photo_scale))
     elapsed = (time.perf_counter() - t0) * 1000
     return HandResult(tiles, hand_str([t.tile for t in tiles]), elapsed, image, [squares[k] for k in order])
 

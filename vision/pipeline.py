@@ -1,6 +1,6 @@
 """The whole read: photo in, grid of tiles with confidences out.
 
-    decode (capture) -> find_tiles -> fit_lattice -> verify_tiles
+    decode (capture) -> find_tiles -> estimate_plane -> fit_in_plane (rectified) -> check_view
       -> per tile: cell_patch -> classify_design, colour_sample
       -> classify_colours (per photo) -> assemble_grid
 
@@ -21,7 +21,7 @@ from vision.config import VisionConfig
 from vision.design import classify_design
 from vision.errors import ClassifyError, NoTilesError, VisionError
 from vision.find import find_tiles, work_image
-from vision.lattice import Lattice, cell_patch, fit_lattice, verify_tiles
+from vision.lattice import Lattice, cell_patch
 
 
 @dataclass
@@ -73,21 +73,32 @@ class ReadResult:
 
 
 def _locate(image, config: VisionConfig):
-    """Find the tiles and fit the lattice, at a higher resolution if the tiles are small."""
+    """(lattice in `image` pixels, tiles, cells where a tile may be missing).
+
+    The table plane's homography from the designs found (vision.plane), at a
+    higher resolution if the tiles are small, then the lattice fitted in the
+    rectified plane and decided cell by cell (vision.lattice). Raises
+    RetakePhotoError for a view that cannot be read reliably.
+    """
     from dataclasses import replace
+
+    from vision.lattice import check_view, fit_in_plane
+    from vision.plane import estimate_plane, plane_pitch
 
     find_cfg = config.find
     work, scale = work_image(image, find_cfg)
     candidates = find_tiles(work, find_cfg)
-    lattice, kept = fit_lattice(candidates, config.lattice)
-    if lattice.pitch < config.lattice.min_pitch and scale < 1.0:
-        wanted = min(1.0, scale * 1.5 * config.lattice.min_pitch / max(lattice.pitch, 1.0))
+    plane = estimate_plane(candidates, config.plane)
+    pitch = plane_pitch(plane)
+    if pitch < config.lattice.min_pitch and scale < 1.0:
+        wanted = min(1.0, scale * 1.5 * config.lattice.min_pitch / max(pitch, 1.0))
         find_cfg = replace(find_cfg, work_long_side=int(max(image.shape[:2]) * wanted))
         work, scale = work_image(image, find_cfg)
         candidates = find_tiles(work, find_cfg)
-        lattice, kept = fit_lattice(candidates, config.lattice)
-    tiles = verify_tiles(candidates, lattice, kept, config.lattice)
-    return lattice.scaled(1.0 / scale), tiles
+        plane = estimate_plane(candidates, config.plane)
+    grid = fit_in_plane(image, plane, scale, find_cfg, config.lattice, candidates)
+    check_view(grid, 1.0, config.lattice)
+    return grid.lattice, grid.tiles, grid.missing
 
 
 def read_tile(image, lattice: Lattice, cell, offset, config: VisionConfig):
@@ -117,6 +128,14 @@ def read_tile(image, lattice: Lattice, cell, offset, config: VisionConfig):
     return patch, design, offset
 
 
+def tile_confidence(design, colour) -> float:
+    """A tile's confidence from its design and colour readings: the lesser of the two, but a wild's is
+    its colour's alone (a wild is "**" whatever shape its paint takes)."""
+    from vision.colour import WILD_COLOUR
+
+    return colour.confidence if colour.colour == WILD_COLOUR else min(design.confidence, colour.confidence)
+
+
 def read_image(
     image,
     tileset: str = "classic",
@@ -136,23 +155,31 @@ def read_image(
     t0 = time.perf_counter() if started is None else started
     cfg = config or VisionConfig()
     colours = get_tileset(tileset).colours
-    lattice, found = _locate(image, cfg)
-    cells, designs, samples, offsets = [], [], [], []
+    lattice, found, missing = _locate(image, cfg)
+    cells, designs, samples, offsets, doubts = [], [], [], [], []
     for tile in found:
         try:
             patch, design, offset = read_tile(image, lattice, tile.cell, tile.offset, cfg)
         except ClassifyError:
-            continue  # a dark square without a design on it: not a tile
+            # Black face but no design that can be read: a tile may be there, turned over or
+            # covered; the player is asked rather than told it is empty.
+            missing.append(tile.cell)
+            continue
         cells.append(tile.cell)
+        doubts.append(tile.doubt)
         offsets.append(offset)
         designs.append(design)
         samples.append(colour_sample(patch, design.mask, cfg.colour))
     if not cells:
         raise NoTilesError("no tiles found in the photo")
-    colour_readings = classify_colours(samples, colours, calibration, cfg.colour)
+    # Where each tile lies across the photo (-1 to 1): the light's colour may change across it.
+    middles = lattice.to_image([(c[1] + o[0], c[0] + o[1]) for c, o in zip(cells, offsets)])
+    height, width = image.shape[:2]
+    positions = middles / [width / 2, height / 2] - 1
+    colour_readings = classify_colours(samples, colours, calibration, cfg.colour, positions)
     readings = [
-        (cell, tile_code(d.design, c.colour), min(d.confidence, c.confidence))
-        for cell, d, c in zip(cells, designs, colour_readings)
+        (cell, tile_code(d.design, c.colour), tile_confidence(d, c), doubt)
+        for cell, d, c, doubt in zip(cells, designs, colour_readings, doubts)
     ]
     assembled = assemble_grid(readings, cfg.assemble)
     top, left = assembled.origin
@@ -168,6 +195,7 @@ def read_image(
         origin=assembled.origin,
         samples=by_cell,
         offsets=offset_by_cell,
+        missing=sorted((r - top, c - left) for r, c in set(missing)),
     )
 
 

@@ -59,7 +59,10 @@ def _player(table, value) -> int:
 
 @bp.errorhandler(CameraCheckError)
 def _camera_error(exc: CameraCheckError):
-    response = jsonify({"error": str(exc)})
+    body = {"error": str(exc)}
+    if exc.reason:
+        body["reason"] = exc.reason  # the photo cannot be read reliably: take it again (see docs/api.md)
+    response = jsonify(body)
     response.status_code = exc.status
     return response
 

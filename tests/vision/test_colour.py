@@ -12,9 +12,11 @@ from vision.colour import (
     calibrate,
     classify_colours,
     colour_sample,
+    estimate_light,
     log_chroma,
     to_linear,
 )
+from vision.config import SURE_AT
 from vision.design import design_mask, draw_design
 from vision.errors import CalibrationError
 from vision.synthetic import PAINT_BGR, wild_sectors
@@ -94,6 +96,68 @@ def test_a_design_in_many_colours_is_a_wild(tileset):
     readings = classify_colours(samples, colours)
     assert readings[0].colour == "*"
     assert readings[1].colour == "R"
+    # How sure a wild is depends on how clearly it holds several colours, not on a nearest paint.
+    assert readings[0].confidence >= SURE_AT and readings[1].confidence >= SURE_AT
+
+
+def test_the_light_is_estimated_from_the_photos_own_tiles():
+    """No calibration: the paints of the photo's tiles say what the light does to colours. Known
+    chromaticities seen through a cast, a slide of it across the photo and a less saturated camera
+    are brought back, and every tile lands on its own paint."""
+    rng = np.random.default_rng(4)
+    letters = "ROYGBW"
+    paints = np.array([DEFAULT_PAINTS[c] for c in letters])
+    truth = rng.integers(0, 6, 30)
+    positions = rng.uniform(-1, 1, (30, 2))
+    offset, slide, saturation = np.array([0.7, -0.5]), np.array([[0.3, -0.2], [0.1, 0.25]]), 0.85
+    seen = saturation * paints[truth] + offset + positions @ slide + rng.normal(0, 0.05, (30, 2))
+    light = estimate_light(seen, positions, paints)
+    assert (light.assigned == truth).all() and not light.doubtful.any()
+    back = np.array([light.correct(c, p) for c, p in zip(seen, positions)])
+    assert np.abs(back - paints[truth]).max() < 0.25
+    assert abs(1 + light.coefficients[0] - saturation) < 0.08
+
+
+@pytest.mark.parametrize("gains", [(1.0, 0.5, 1.0), (0.65, 0.85, 1.35), (1.3, 1.0, 0.7)], ids=["magenta", "tungsten", "cold"])
+def test_a_strong_cast_is_taken_off_without_calibration(gains):
+    """A light strong enough to fool the paints tile by tile: a photo's worth of tiles under it is
+    read right and sure, the light estimated from the tiles themselves. (A phone's white balance
+    leaves at most this much of a lamp's cast; an unbalanced tungsten bulb, gains (0.55, 0.8, 1.5),
+    is beyond it: docs/vision.md, limits.)"""
+    colours = "ROYGBW"
+    samples = [_sample(PAINT_BGR[c], design=d, gains=gains) for c in colours for d in "135"]
+    readings = classify_colours(samples, colours)
+    assert [r.colour for r in readings] == [c for c in colours for _ in "135"]
+    assert all(r.confidence >= SURE_AT for r in readings)
+
+
+def test_a_lamp_of_another_colour_from_one_side():
+    """A cool lamp on the left, a warm room on the right: the cast slides across the photo."""
+    colours = "ROYGBP"
+    cool, warm = np.array([1.35, 1.0, 0.7]), np.array([0.75, 1.0, 1.3])
+    samples, positions, truth = [], [], []
+    for k, c in enumerate(colours * 3):
+        x = -1 + 2 * k / 17
+        gains = cool + (warm - cool) * (x + 1) / 2
+        samples.append(_sample(PAINT_BGR[c], design="1", gains=tuple(gains)))
+        positions.append((x, 0.0))
+        truth.append(c)
+    readings = classify_colours(samples, colours, positions=positions)
+    assert [r.colour for r in readings] == truth
+
+
+def test_a_lone_tile_between_two_paints_stays_not_sure():
+    """The light is judged from the other tiles only: a lone tile halfway between red and orange
+    cannot pull the light onto one of them and become sure of it."""
+    red, orange = np.array(DEFAULT_PAINTS["R"]), np.array(DEFAULT_PAINTS["O"])
+    middle = (red + orange) / 2
+    # A linear colour with that chromaticity: ln R/G and ln B/G from G = 0.1.
+    g = 0.1
+    bgr = (g * np.exp(middle[1]), g, g * np.exp(middle[0]))
+    from vision.colour import ColourSample
+
+    sample = ColourSample(bgr, np.tile(np.array(bgr, np.float32), (50, 1)))
+    assert classify_colours([sample], "ROYGBW")[0].confidence < SURE_AT
 
 
 def test_calibration_round_trip(tmp_path):
