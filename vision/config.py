@@ -76,8 +76,10 @@ class LatticeConfig:
     min_added_tileness: float = 0.75  # face of a tile found without a clean hole
     min_added_band: float = 0.6  # and the band inside its edge (a design touching it or a tile standing up thins it)
     min_added_side: float = 0.3  # and on its least dark side
+    min_missing_face: float = 0.5  # corners or side middles of a cell asked about (see lattice._decide)
     min_missing_face_dark: float = 0.35  # dark share of a cell with a tile's face beside a tile: "may be missing"
     min_missing_side: float = 0.15  # and the face on its least dark side, for any "may be missing"
+    min_missing_three_sides: float = 0.4  # or on its second least dark side, beside a tile (see lattice._decide)
     missing_face_level_ratio: float = 2.0  # and as dark as the tiles' faces (a board's printed square is not)
     default_face_level: float = 0.15  # a tile face's brightness over the table's, when no design says
     max_face_level_ratio: float = 2.5  # tile-black: at most this times the tiles' own face level

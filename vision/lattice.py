@@ -388,6 +388,7 @@ class _Evidence:
     rect: Rectified
     band: Any  # dark share of the band inside the tile's edge, mean of the four sides
     band_min: Any  # the least dark of the four sides
+    band_second: Any  # the second least dark (a line's end tile, blurred, may lose its outer side)
     face: Any  # dark share of the corners or side middles, whichever is darker
     middle: Any  # bright share of the middle (strict mask: a dark paint counts as bright)
     dark: Any  # dark share of the tile's square
@@ -493,6 +494,7 @@ def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: 
     sides = sums_loose[..., 0:4] / area[0:4]
     band = sides.mean(axis=2)
     band_min = sides.min(axis=2)
+    band_second = np.sort(sides, axis=2)[..., 1]
     face = np.maximum(sums_loose[..., 4] / area[4], sums_loose[..., 5] / area[5])
     middle = 1.0 - sums_strict[..., 0] / area[6]
     dark = sums_loose[..., 7] / area[7]
@@ -531,6 +533,7 @@ def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: 
         s = (pats.reshape(len(pats), -1) @ block.reshape(-1))
         sides_k = s[0:4] / area[0:4]
         band[i, j], band_min[i, j] = sides_k.mean(), sides_k.min()
+        band_second[i, j] = np.sort(sides_k)[1]
         face[i, j] = max(s[4] / area[4], s[5] / area[5])
         middle[i, j] = 1.0 - float((pats[6].reshape(-1) @ sp[y0 : y0 + px, x0 : x0 + px].reshape(-1)) / area[6])
         dark[i, j] = s[7] / area[7]
@@ -538,7 +541,7 @@ def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: 
             level[i, j] = float((pats[7].reshape(-1) @ rp[y0 : y0 + px, x0 : x0 + px].reshape(-1)) / s[7])
     tile_levels = [level[key[0] - rect.top, key[1] - rect.left] for key, k in design.items() if designs.trusted[k]]
     face_level = float(np.median(tile_levels)) if tile_levels else cfg.default_face_level
-    return _Evidence(rect, band, band_min, face, middle, dark, level, outside, dark_inside, design, offset,
+    return _Evidence(rect, band, band_min, band_second, face, middle, dark, level, outside, dark_inside, design, offset,
                      designs, tile, face_level)
 
 
@@ -601,10 +604,15 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
                 continue
             # A tile's face rings it on every side (a printed square or a shadow lies beside the
             # tiles, a dark band on one or two sides of the cell).
-            if black[i, j] and ev.band_min[i, j] >= cfg.min_missing_side and (ev.dark[i, j] >= cfg.min_missing_dark or
+            ringed = ev.band_min[i, j] >= cfg.min_missing_side or (
+                # three sides of face, a design's bright middle, as dark as the tiles' faces: a tile
+                # at a line's end whose outer edge blur or glare has faded
+                ev.band_second[i, j] >= cfg.min_missing_three_sides and ev.middle[i, j] >= 0.5
+                and ev.face[i, j] >= cfg.min_missing_face and ev.level[i, j] <= strict_black and _touches(key, tiles))
+            if black[i, j] and ringed and (ev.dark[i, j] >= cfg.min_missing_dark or
                                 (key in looked and ev.band[i, j] >= cfg.min_missing_band) or
                                 # a tile's face beside a tile, its design not seen
-                                (ev.face[i, j] >= cfg.min_added_tileness and ev.dark[i, j] >= cfg.min_missing_face_dark
+                                (ev.face[i, j] >= cfg.min_missing_face and ev.dark[i, j] >= cfg.min_missing_face_dark
                                  and ev.middle[i, j] >= 0.5 and ev.level[i, j] <= strict_black
                                  and _touches(key, tiles))):
                 missing.append(key)
