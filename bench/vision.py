@@ -60,7 +60,7 @@ def main() -> None:
     for path in photos:
         truth_path = os.path.splitext(path)[0] + ".json"
         if os.path.exists(truth_path):
-            truths[path] = load_truth(truth_path)
+            truths[path] = load_truth(truth_path)[:2]
     tileset = args.tileset or (
         collections.Counter(ts for _, ts in truths.values()).most_common(1)[0][0] if truths else "classic"
     )

@@ -103,7 +103,7 @@ def main() -> None:
     pairs = photo_pairs(args.folder)[:: max(1, args.every)]
     results = {name: EvalSummary() for name in names}
     for photo, truth_path in pairs:
-        truth, tileset = load_truth(truth_path)
+        truth, tileset, _ = load_truth(truth_path)
         base = read_image_file(photo).image
         for name in names:
             try:

@@ -11,6 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
+# A tile read with a confidence below this is "not sure": the annotated picture marks
+# it, the CLI names it and the phone asks the player to confirm it with a tap. Set
+# from the evaluation sets (docs/vision.md): no tile at or above it may be wrong.
+SURE_AT = 0.25
+
+
 @dataclass(frozen=True)
 class DecodeConfig:
     """Reading image bytes with bounded memory."""
@@ -38,6 +44,9 @@ class FindConfig:
     min_fill: float = 0.2  # design area / bounding-box area; thin slivers are gaps between tiles
     close_margins: bool = True  # mend breaks of a pixel or two in the black margin around a design
     min_relative_area: float = 0.15  # of the larger designs' area; smaller holes are glare or dirt
+    face_radius: float = 2.2  # standard deviations of a design: within this, a tile's face is all around it
+    min_face: float = 0.85  # dark share of that face for a hole to count as a design (tile_evidence)
+    max_asymmetry: float = 0.3  # four-fold asymmetry of a design's outline (tile_evidence)
 
 
 @dataclass(frozen=True)
@@ -52,6 +61,7 @@ class LatticeConfig:
     min_design_area: float = 0.05  # of a cell
     min_tileness: float = 0.6  # dark share of a found tile's face (see lattice.tileness)
     min_added_tileness: float = 0.75  # the same for a tile whose design was not a clean hole
+    min_face_band: float = 0.8  # dark share of the band inside a tile's edge (see lattice.face_band)
 
 
 @dataclass(frozen=True)

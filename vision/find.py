@@ -29,6 +29,10 @@ class Candidates:
     boxes: Any  # int array N x 4: x, y, w, h of each hole
     dark: Any  # uint8 array H x W: 1 where the table is covered by dark tile surface
     strict: Any = None  # the same with dark paints kept out (see dark_masks)
+    shapes: Any = None  # float64 array N x 3: each hole's second moments (xx, xy, yy) per pixel of area
+    face: Any = None  # float64 array N: dark share of the black face right around each hole (see tile_evidence)
+    asymmetry: Any = None  # float64 array N: how far each hole is from a four-fold symmetric shape
+    trusted: Any = None  # bool array N: holes that look like a design on a tile (the lattice grows from them)
 
 
 def work_image(image, config: FindConfig):
@@ -84,6 +88,20 @@ def dark_masks(image, config: FindConfig):
     return loose.astype(np.uint8), strict.astype(np.uint8)
 
 
+def colour_mask(image, strict):
+    """`strict` with colourful pixels taken out: a dark paint (a deep green under a dim lamp, on a
+    light board) is still colourful while the black face is grey, so its design is a hole here.
+
+    Only for designs found nowhere else: JPEG keeps colour at half resolution,
+    and its bleed can open a thin black margin.
+    """
+    import cv2
+
+    blue, green, red = cv2.split(image)
+    chroma = cv2.subtract(cv2.max(cv2.max(blue, green), red), cv2.min(cv2.min(blue, green), red))
+    return (strict.astype(bool) & (chroma < 40)).astype("uint8")
+
+
 def _holes(dark, config: FindConfig):
     """(centres, areas, boxes) of the design-like holes in a dark mask."""
     import cv2
@@ -97,9 +115,9 @@ def _holes(dark, config: FindConfig):
     # Two-level contours: outer outlines of dark blobs, and the holes in them. The
     # dark pixels count as 8-connected, so a hole is closed off by a diagonal step.
     contours, hierarchy = cv2.findContours(dark, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    centres, areas, boxes = [], [], []
+    centres, areas, boxes, shapes = [], [], [], []
     if hierarchy is None:
-        return np.zeros((0, 2)), np.zeros(0), np.zeros((0, 4), np.int64)
+        return _none()
     max_area = config.max_design_fraction * height * width
     for contour, (_next, _prev, _child, parent) in zip(contours, hierarchy[0]):
         if parent < 0:
@@ -116,9 +134,17 @@ def _holes(dark, config: FindConfig):
         centres.append((m["m10"] / area, m["m01"] / area))
         areas.append(area)
         boxes.append((x, y, w, h))
+        shapes.append((m["mu20"] / area, m["mu11"] / area, m["mu02"] / area))
     if not centres:
-        return np.zeros((0, 2)), np.zeros(0), np.zeros((0, 4), np.int64)
-    return np.array(centres, np.float64), np.array(areas, np.float64), np.array(boxes, np.int64)
+        return _none()
+    return (np.array(centres, np.float64), np.array(areas, np.float64), np.array(boxes, np.int64),
+            np.array(shapes, np.float64))
+
+
+def _none():
+    import numpy as np
+
+    return np.zeros((0, 2)), np.zeros(0), np.zeros((0, 4), np.int64), np.zeros((0, 3))
 
 
 def _merge_holes(loose, strict):
@@ -130,8 +156,8 @@ def _merge_holes(loose, strict):
     """
     import numpy as np
 
-    centres, areas, boxes = (list(a) for a in loose)
-    for c, a, b in zip(*strict):
+    centres, areas, boxes, shapes = (list(a) for a in loose)
+    for c, a, b, sh in zip(*strict):
         x, y, w, h = b
         inside = [
             k for k, (cx, cy) in enumerate(centres) if x <= cx <= x + w and y <= cy <= y + h
@@ -139,13 +165,35 @@ def _merge_holes(loose, strict):
         if inside and a <= 1.2 * sum(areas[k] for k in inside):
             continue
         for k in sorted(inside, reverse=True):
-            del centres[k], areas[k], boxes[k]
+            del centres[k], areas[k], boxes[k], shapes[k]
         centres.append(c)
         areas.append(a)
         boxes.append(b)
+        shapes.append(sh)
     if not centres:
-        return np.zeros((0, 2)), np.zeros(0), np.zeros((0, 4), np.int64)
-    return np.array(centres, np.float64), np.array(areas, np.float64), np.array(boxes, np.int64)
+        return _none()
+    return (np.array(centres, np.float64), np.array(areas, np.float64), np.array(boxes, np.int64),
+            np.array(shapes, np.float64))
+
+
+def _add_new_holes(found, more):
+    """`found` plus the holes of `more` whose box holds no hole already found."""
+    import numpy as np
+
+    centres, areas, boxes, shapes = (list(a) for a in found)
+    have = np.array(centres) if centres else np.zeros((0, 2))
+    for c, a, b, sh in zip(*more):
+        x, y, w, h = b
+        if len(have) and ((have[:, 0] >= x) & (have[:, 0] <= x + w) & (have[:, 1] >= y) & (have[:, 1] <= y + h)).any():
+            continue
+        centres.append(c)
+        areas.append(a)
+        boxes.append(b)
+        shapes.append(sh)
+    if not centres:
+        return _none()
+    return (np.array(centres, np.float64), np.array(areas, np.float64), np.array(boxes, np.int64),
+            np.array(shapes, np.float64))
 
 
 def find_tiles(image, config: FindConfig | None = None) -> Candidates:
@@ -154,13 +202,106 @@ def find_tiles(image, config: FindConfig | None = None) -> Candidates:
 
     cfg = config or FindConfig()
     loose, strict = dark_masks(image, cfg)
-    centres, areas, boxes = _holes(loose, cfg)
+    centres, areas, boxes, shapes = _holes(loose, cfg)
     if strict is not loose:
-        centres, areas, boxes = _merge_holes((centres, areas, boxes), _holes(strict, cfg))
-    if len(areas):
-        # Designs differ in area by a factor of about two; specks of glare are far smaller.
-        keep = areas >= cfg.min_relative_area * np.percentile(areas, 90)
-        centres, areas, boxes = centres[keep], areas[keep], boxes[keep]
+        centres, areas, boxes, shapes = _merge_holes((centres, areas, boxes, shapes), _holes(strict, cfg))
+        centres, areas, boxes, shapes = _add_new_holes((centres, areas, boxes, shapes),
+                                                       _holes(colour_mask(image, strict), cfg))
     if not len(areas):
         raise NoTilesError("no tiles found: hold the camera over the grid so the black tiles show against the table")
-    return Candidates(centres=centres, areas=areas, boxes=boxes, dark=loose, strict=strict)
+    face, asymmetry = tile_evidence(loose, strict, centres, shapes, cfg)
+    trusted = (face >= cfg.min_face) & (asymmetry <= cfg.max_asymmetry)
+    # Designs differ in area by a factor of about two; specks of glare are far smaller.
+    # (Measured on the holes that look like designs: a printed board's squares are larger.)
+    reference = areas[trusted] if trusted.any() else areas
+    keep = areas >= cfg.min_relative_area * np.percentile(reference, 90)
+    centres, areas, boxes, shapes = centres[keep], areas[keep], boxes[keep], shapes[keep]
+    face, asymmetry, trusted = face[keep], asymmetry[keep], trusted[keep]
+    return Candidates(centres=centres, areas=areas, boxes=boxes, dark=loose, strict=strict, shapes=shapes,
+                      face=face, asymmetry=asymmetry, trusted=trusted)
+
+
+def tile_evidence(loose, strict, centres, shapes, config: FindConfig):
+    """(face, asymmetry) of each hole: how much it looks like a design on a black tile.
+
+    Every design (and the wild's star) is four-fold symmetric, so its second
+    moments are round on the tile: they give the local stretch of the
+    photo's perspective, and undoing it (whitening) turns the tile back into
+    a square, whatever the angle the photo was taken at. In that frame:
+
+    - face: the dark share of what is not the design within `face_radius`
+      standard deviations of its middle, which lies on the tile's black face
+      for every design, on its least dark side (of eight). A square of a
+      printed board, between lines, or the bowl of a printed letter, does not
+      have a black face all round it.
+    - asymmetry: the parts of the design's outline (its farthest reach by
+      angle) that a four-fold symmetric shape does not have, against its
+      mean reach: near 0 for the six designs, large for a letter or a digit.
+    """
+    import numpy as np
+
+    n = len(centres)
+    face = np.zeros(n)
+    asymmetry = np.full(n, 9.0)
+    for k in range(n):
+        for mask in (loose, strict):
+            measured = _evidence(mask, centres[k], shapes[k], config.face_radius)
+            if measured is not None:
+                face[k], asymmetry[k] = measured
+                break
+    return face, asymmetry
+
+
+def _evidence(dark, centre, shape, radius: float):
+    """(face, asymmetry) of the hole of `dark` at `centre`, or None if `centre` is not in a hole there."""
+    import math
+
+    import cv2
+    import numpy as np
+
+    xx, xy, yy = shape
+    cov = np.array([[xx, xy], [xy, yy]])
+    values, vectors = np.linalg.eigh(cov)
+    if values.min() <= 1e-6:
+        return None
+    reach = int(math.ceil(radius * math.sqrt(values.max()))) + 2
+    cx, cy = centre
+    x0, y0 = int(cx) - reach, int(cy) - reach
+    height, width = dark.shape
+    if x0 < 0 or y0 < 0 or x0 + 2 * reach >= width or y0 + 2 * reach >= height:
+        return None
+    roi = dark[y0 : y0 + 2 * reach + 1, x0 : x0 + 2 * reach + 1]
+    sx, sy = int(round(cx - x0)), int(round(cy - y0))
+    if roi[sy, sx]:
+        return None
+    free = (1 - roi).astype(np.uint8)
+    seed_mask = np.zeros((roi.shape[0] + 2, roi.shape[1] + 2), np.uint8)
+    cv2.floodFill(free, seed_mask, (sx, sy), 2)
+    hole = free == 2
+    gy, gx = np.mgrid[0 : roi.shape[0], 0 : roi.shape[1]]
+    dx, dy = gx + x0 - cx, gy + y0 - cy
+    inverse = np.linalg.inv(cov)
+    distance2 = inverse[0, 0] * dx * dx + 2 * inverse[0, 1] * dx * dy + inverse[1, 1] * dy * dy
+    around = (distance2 <= radius * radius) & ~hole
+    if not around.any():
+        return 0.0, 9.0
+    whiten = vectors @ np.diag(1 / np.sqrt(values)) @ vectors.T
+    # The face must be dark on every side: a board's square with tiles on three
+    # sides is ringed by black there, but only by a printed line on the fourth.
+    ax = whiten[0, 0] * dx + whiten[0, 1] * dy
+    ay = whiten[1, 0] * dx + whiten[1, 1] * dy
+    sector = ((np.arctan2(ay, ax) + math.pi) / (2 * math.pi) * 8).astype(np.int64) % 8
+    dark_by_sector = np.bincount(sector[around], weights=roi[around].astype(np.float64), minlength=8)
+    count_by_sector = np.bincount(sector[around], minlength=8)
+    shares = dark_by_sector[count_by_sector > 0] / count_by_sector[count_by_sector > 0]
+    face = float(shares.min())
+    # The outline's farthest reach by angle, in the whitened frame.
+    wx, wy = ax[hole], ay[hole]
+    bins = ((np.arctan2(wy, wx) + math.pi) / (2 * math.pi) * 32).astype(np.int64) % 32
+    reach_by_angle = np.zeros(32)
+    np.maximum.at(reach_by_angle, bins, np.hypot(wx, wy))
+    if (reach_by_angle == 0).any():
+        return face, 9.0
+    spectrum = np.abs(np.fft.rfft(reach_by_angle))
+    odd = np.sqrt(sum(spectrum[j] ** 2 for j in range(1, len(spectrum)) if j % 4))
+    return face, float(odd / spectrum[0])

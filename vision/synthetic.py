@@ -38,6 +38,10 @@ from vision.design import design_polygons
 BLACK_BGR = tuple(float(v) for v in reversed(artwork.FACE_RGB))
 
 BACKGROUNDS = ("wood", "cloth", "white")
+# Surfaces drawn on the table plane (so they share the tiles' perspective): a printed
+# game board with lines, coloured squares, numbers and letters; patterned cloths.
+PLANE_BACKGROUNDS = ("board", "checks", "stripes", "dots")
+DEFAULT_FOV = 70.0  # a phone's main camera across the long side, degrees
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,21 @@ class Scene:
     noise: float = 0.0  # sensor noise sigma, 0-255 scale
     jpeg_quality: int = 0  # 0 keeps the picture lossless
     seed: int = 0  # for the textures and noise
+    # A real camera (pinhole) instead of the flat map above, when camera_tilt > 0 or
+    # camera_fov > 0: the lens `camera_tilt` degrees from straight down, leaning
+    # towards `camera_azimuth` (degrees on the table, 90 = towards the picture's
+    # bottom before `rotation`), with `camera_fov` degrees across the long side.
+    # `tile_px` is then a tile's side at the grid's middle, across the tilt.
+    camera_tilt: float = 0.0
+    camera_azimuth: float = 90.0
+    camera_fov: float = 0.0
+    board_pitch: float = 1.08  # "board": printed squares, in tiles
+    board_turn: float = 0.0  # "board": degrees the printed squares are turned from the tiles' grid
+    board_offset: tuple[float, float] = (0.0, 0.0)  # "board": where its lines cross, in tiles
+    pattern_size: float = 1.0  # "checks", "stripes", "dots": repeat length, in tiles
+    pattern_colours: tuple[tuple[float, float, float], ...] = ()  # their BGR colours (0-255)
+    cast_far: tuple[float, float, float] | None = None  # the light's B, G, R gains at the gradient's far end
+    orientation: int = 1  # EXIF orientation the photo is stored with (1, 3, 6 or 8), as a phone does
 
 
 @dataclass
@@ -133,11 +152,13 @@ def wild_sectors(colours: str) -> list[tuple[str, Any]]:
     return [(colour, np.array(poly)) for colour, poly in artwork.wild_sectors(colours)]
 
 
-def _background(scene: Scene, rng):
-    """The bare table, float32 BGR 0-255."""
+def _background(scene: Scene, rng, to_image=None):
+    """The bare table, float32 BGR 0-255 (surfaces of PLANE_BACKGROUNDS drawn through `to_image`)."""
     import cv2
 
     width, height = scene.size
+    if scene.background in PLANE_BACKGROUNDS:
+        return _plane_background(scene, rng, to_image if to_image is not None else scene_map(scene))
     tint = np.array(scene.background_tint, dtype=np.float32)
     if scene.background == "white":
         base = np.full((height, width, 3), 232.0, np.float32) * tint
@@ -182,6 +203,170 @@ def _plane_to_image(scene: Scene, pitch_px: float):
     return move @ perspective @ rotate
 
 
+def cell_pitch(scene: Scene) -> float:
+    """Distance between neighbouring cells' middles on the table, in tiles (room for jitter and turn)."""
+    return 1.0 + scene.gap + 2 * scene.jitter + math.sqrt(2) * math.sin(math.radians(scene.turn))
+
+
+def scene_map(scene: Scene):
+    """3x3 map from the table plane (tiles, origin at the grid's middle) to picture pixels."""
+    if scene.camera_tilt > 0 or scene.camera_fov > 0:
+        return _pinhole_map(scene)
+    return _plane_to_image(scene, scene.tile_px)
+
+
+def _pinhole_map(scene: Scene):
+    """The plane-to-picture homography K [r1 r2 t] of a pinhole camera aimed at the grid's middle.
+
+    The camera leans `camera_tilt` degrees from straight down towards
+    `camera_azimuth`, and stands as far away as makes a tile at the grid's
+    middle `tile_px` pixels across the tilt. The far side of the table is at
+    the top of the picture before the picture is turned by `rotation` about
+    its middle and moved so the grid's middle lands at `centre`.
+    """
+    width, height = scene.size
+    fov = math.radians(scene.camera_fov or DEFAULT_FOV)
+    focal = max(width, height) / 2 / math.tan(fov / 2)
+    tilt = math.radians(scene.camera_tilt)
+    az = math.radians(scene.camera_azimuth)
+    distance = focal / scene.tile_px  # in tiles: a tile at the middle is tile_px across
+    lean = np.array([math.cos(az), math.sin(az), 0.0])  # the camera's foot lies this way
+    # The table's z axis points away from the camera, so that seen from straight above
+    # the plane's x runs right and its y down the picture, as in the flat map (no mirror).
+    camera = distance * (math.sin(tilt) * lean - np.array([0.0, 0.0, math.cos(tilt)]))
+    forward = -camera / np.linalg.norm(camera)
+    down = lean - (lean @ forward) * forward  # the picture's bottom is the near side
+    down /= np.linalg.norm(down)
+    right = np.cross(down, forward)
+    rotation = np.array([right, down, forward])
+    t = -rotation @ camera
+    theta = math.radians(scene.rotation)
+    c, s = math.cos(theta), math.sin(theta)
+    roll = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]])
+    k = np.array([[focal, 0, 0], [0, focal, 0], [0, 0, 1.0]])
+    h = roll @ k @ np.column_stack([rotation[:, 0], rotation[:, 1], t])
+    h /= h[2, 2]
+    # Place the grid's middle (the plane's origin, which the lens looks at) where asked.
+    move = np.array([[1, 0, scene.centre[0] * width], [0, 1, scene.centre[1] * height], [0, 0, 1.0]])
+    return move @ h
+
+
+def _plane_background(scene: Scene, rng, to_image):
+    """A surface printed on the table plane, seen through `to_image`: float32 BGR 0-255.
+
+    Drawn on a canvas in table units around the grid and warped into the
+    picture, so its lines and squares share the tiles' perspective. Beyond the
+    canvas the pattern repeats.
+    """
+    import cv2
+
+    width, height = scene.size
+    inverse = np.linalg.inv(to_image)
+    corners = _apply(inverse, np.array([(0, 0), (width, 0), (width, height), (0, height), (width / 2, height / 2)], np.float64))
+    reach = float(min(np.abs(corners).max() + 1.0, 40.0))
+    # Canvas resolution: the picture's finest scale near the middle, within memory.
+    scale = float(np.clip(np.linalg.norm(to_image[:2, 0]) / to_image[2, 2] * 0.75, 12.0, 4096.0 / (2 * reach)))
+    side = int(2 * reach * scale)
+    canvas = _surface(scene, rng, side, scale, reach)
+    # canvas pixel (i, j) is table point (j / scale - reach, i / scale - reach).
+    from_canvas = np.array([[1 / scale, 0, -reach], [0, 1 / scale, -reach], [0, 0, 1.0]])
+    warped = cv2.warpPerspective(canvas, to_image @ from_canvas, (width, height), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_WRAP)
+    return warped.astype(np.float32)
+
+
+def _surface(scene: Scene, rng, side: int, scale: float, reach: float):
+    """The surface on a side x side canvas, `scale` pixels per tile, table origin at its middle."""
+    import cv2
+
+    tint = np.array(scene.background_tint, np.float32)
+    colours = [np.array(c, np.float32) for c in scene.pattern_colours] or [np.array((200.0, 215.0, 225.0))]
+    yy, xx = np.mgrid[0:side, 0:side].astype(np.float32)
+    x = xx / scale - reach
+    y = yy / scale - reach
+    kind = scene.background
+    if kind == "board":
+        return _board(scene, rng, side, scale, reach, x, y)
+    size = max(scene.pattern_size, 0.05)
+    a = math.radians(scene.board_turn)
+    u = x * math.cos(a) + y * math.sin(a)
+    v = -x * math.sin(a) + y * math.cos(a)
+    if kind == "checks":
+        # Gingham: two colours and their overlap where bands cross.
+        band_u = (np.floor(u / size) % 2).astype(np.float32)
+        band_v = (np.floor(v / size) % 2).astype(np.float32)
+        first, second = colours[0], colours[1 % len(colours)]
+        mix = (first + second) / 2
+        canvas = np.where(((band_u + band_v) == 0)[..., None], first, np.where(((band_u + band_v) == 2)[..., None], second, mix))
+    elif kind == "stripes":
+        index = (np.floor(u / size * len(colours)) % len(colours)).astype(np.int64)
+        canvas = np.stack(colours)[index]
+    else:  # dots
+        ground, dot = colours[0], colours[1 % len(colours)]
+        du = (u / size) % 1.0 - 0.5
+        dv = (v / size) % 1.0 - 0.5
+        inside = (du * du + dv * dv) < 0.09
+        canvas = np.where(inside[..., None], dot, ground)
+    canvas = canvas.astype(np.float32) * tint
+    weave = cv2.GaussianBlur(rng.normal(0, 5, (side, side)).astype(np.float32), (0, 0), 0.7)
+    return canvas * (1 + weave[..., None] / 255.0)
+
+
+# What a printed game board's squares look like: mostly plain, some coloured premium squares.
+BOARD_PLAIN = (190.0, 212.0, 220.0)
+BOARD_PREMIUM = ((70.0, 70.0, 200.0), (160.0, 150.0, 235.0), (170.0, 110.0, 40.0), (225.0, 200.0, 150.0),
+                 (90.0, 170.0, 90.0), (60.0, 60.0, 60.0))
+BOARD_WORDS = ("2", "3", "x2", "x3", "DL", "TW", "7", "12", "A", "B", "8", "0", "START", "46")
+
+
+def _board(scene: Scene, rng, side: int, scale: float, reach: float, x, y):
+    """A printed board: squares of `board_pitch` tiles with dark lines, coloured squares and print."""
+    import cv2
+
+    pitch = scene.board_pitch
+    a = math.radians(scene.board_turn)
+    ox, oy = scene.board_offset
+    u = ((x - ox) * math.cos(a) + (y - oy) * math.sin(a)) / pitch
+    v = (-(x - ox) * math.sin(a) + (y - oy) * math.cos(a)) / pitch
+    plain = np.array(scene.pattern_colours[0] if scene.pattern_colours else BOARD_PLAIN, np.float32)
+    canvas = np.empty((side, side, 3), np.float32)
+    canvas[:] = plain * np.array(scene.background_tint, np.float32)
+    # Coloured premium squares on a random pattern of cells.
+    cu, cv = np.floor(u).astype(np.int64), np.floor(v).astype(np.int64)
+    key = (cu * 7919 + cv * 104729 + scene.seed) % 1009
+    premium = key < 1009 * 0.22
+    colour_index = key % len(BOARD_PREMIUM)
+    palette = np.array(BOARD_PREMIUM, np.float32)
+    canvas = np.where(premium[..., None], palette[colour_index], canvas)
+    # Lines between squares, dark, a few percent of a square wide.
+    line = 0.025 + 0.03 * (scene.seed % 3)
+    fu, fv = u - np.floor(u), v - np.floor(v)
+    on_line = (np.minimum(fu, 1 - fu) < line / 2) | (np.minimum(fv, 1 - fv) < line / 2)
+    canvas = np.where(on_line[..., None], np.array((45.0, 45.0, 50.0), np.float32), canvas)
+    canvas = np.clip(canvas, 0, 255).astype(np.uint8)  # OpenCV prints text on 8-bit pictures only
+    # Print: numbers and letters in some squares, dark on light squares, white on dark ones.
+    span = int(reach * 2 / pitch) + 2
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    for _ in range(int(span * span * 0.15)):
+        i, j = rng.integers(-span // 2, span // 2, 2)
+        word = str(rng.choice(BOARD_WORDS))
+        centre_u, centre_v = i + 0.5, j + 0.5
+        px = ox + (centre_u * math.cos(a) - centre_v * math.sin(a)) * pitch
+        py = oy + (centre_u * math.sin(a) + centre_v * math.cos(a)) * pitch
+        cx, cy = (px + reach) * scale, (py + reach) * scale
+        if not (0 <= cx < side and 0 <= cy < side):
+            continue
+        square = canvas[int(cy), int(cx)].astype(np.float32)
+        ink = (245, 245, 245) if square.mean() < 120 else (35, 30, 30)
+        size_px = pitch * scale * (0.55 if len(word) <= 2 else 0.8)
+        font_scale = size_px / 22.0 / max(len(word), 1.5) * 1.6
+        thickness = max(1, int(round(size_px / 14)))
+        (tw, th), _ = cv2.getTextSize(word, font, font_scale, thickness)
+        cv2.putText(canvas, word, (int(cx - tw / 2), int(cy + th / 2)), font, font_scale, ink, thickness, cv2.LINE_AA)
+    grain = cv2.GaussianBlur(rng.normal(0, 4, (side, side)).astype(np.float32), (0, 0), 0.8)
+    return canvas.astype(np.float32) * (1 + grain[..., None] / 255.0)
+
+
 def _apply(h, pts):
     pts = np.asarray(pts, dtype=np.float64)
     homog = np.hstack([pts, np.ones((len(pts), 1))]) @ h.T
@@ -201,14 +386,14 @@ def render(cells: dict[tuple[int, int], str], tileset: str = "classic", scene: S
     scene = scene or Scene()
     colours = get_tileset(tileset).colours
     rng = np.random.default_rng(scene.seed)
-    image = _background(scene, rng)
+    to_image = scene_map(scene)
+    image = _background(scene, rng, to_image)
 
     rows = [r for r, _ in cells]
     cols = [c for _, c in cells]
     mid_r, mid_c = (min(rows) + max(rows)) / 2, (min(cols) + max(cols)) / 2
     # Tiles are solid: room enough that no jittered, turned tile overlaps its neighbour.
-    pitch = 1.0 + scene.gap + 2 * scene.jitter + math.sqrt(2) * math.sin(math.radians(scene.turn))
-    to_image = _plane_to_image(scene, scene.tile_px)
+    pitch = cell_pitch(scene)
 
     placed = {}
     for (r, c), tile in sorted(cells.items()):
@@ -284,20 +469,64 @@ def _photograph(image, placed: dict, colours: str, scene: Scene, to_image, rng):
         softness = 0.08
         light *= 1 - scene.shadow * (1 / (1 + np.exp(-side / softness)))
     image *= light[..., None]
-    image *= np.array(scene.cast, np.float32)
+    if scene.cast_far is None:
+        image *= np.array(scene.cast, np.float32)
+    else:
+        # Light of another colour from one side (a cool lamp beside a warm room): the cast
+        # slides from `cast` to `cast_far` along the brightness gradient.
+        along = gx * (xx / width - 0.5) + gy * (yy / height - 0.5)
+        span = max(abs(gx), abs(gy), 1e-6)
+        weight = np.clip(0.5 - along / span, 0.0, 1.0)[..., None]
+        near, far = np.array(scene.cast, np.float32), np.array(scene.cast_far, np.float32)
+        image *= near * (1 - weight) + far * weight
     if scene.blur > 0:
         image = cv2.GaussianBlur(image, (0, 0), scene.blur)
     if scene.noise > 0:
         image += rng.normal(0, scene.noise, image.shape).astype(np.float32)
     picture = np.clip(image, 0, 255).astype(np.uint8)
-    if scene.jpeg_quality:
-        ok, buf = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg_quality])
-        data = buf.tobytes()
-        picture = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    else:
-        ok, buf = cv2.imencode(".png", picture)
-        data = buf.tobytes()
+    picture, data = encode_photo(picture, scene.jpeg_quality, scene.orientation)
     return picture, data, corners_out
+
+
+# How a phone stores an upright picture for each EXIF orientation: quarter turns
+# counter-clockwise (np.rot90's k) applied to the upright pixels.
+STORED_TURNS = {1: 0, 3: 2, 6: 1, 8: 3}
+
+
+def encode_photo(picture, jpeg_quality: int = 0, orientation: int = 1):
+    """(upright picture as decoded, file bytes): PNG if quality is 0, else JPEG stored as `orientation` says.
+
+    A phone keeps the sensor's pixels and an EXIF Orientation tag saying how to
+    turn them upright; so does this, for orientations 1, 3, 6 and 8 (JPEG only).
+    Raises ValueError for another orientation, or one asked of a PNG.
+    """
+    import cv2
+
+    if orientation not in STORED_TURNS:
+        raise ValueError(f"EXIF orientation {orientation} is not a quarter turn")
+    if not jpeg_quality:
+        if orientation != 1:
+            raise ValueError("an EXIF orientation needs a JPEG")
+        ok, buf = cv2.imencode(".png", picture)
+        return picture, buf.tobytes()
+    stored = np.ascontiguousarray(np.rot90(picture, STORED_TURNS[orientation]))
+    ok, buf = cv2.imencode(".jpg", stored, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality])
+    data = buf.tobytes()
+    if orientation != 1:
+        data = with_exif_orientation(data, orientation)
+    upright = np.ascontiguousarray(np.rot90(cv2.imdecode(buf, cv2.IMREAD_COLOR), -STORED_TURNS[orientation]))
+    return upright, data
+
+
+def with_exif_orientation(jpeg: bytes, orientation: int) -> bytes:
+    """The JPEG with an EXIF (APP1) segment holding just an Orientation tag, right after its SOI marker."""
+    import struct
+
+    # TIFF header (little-endian), one IFD with one SHORT entry: tag 0x0112 Orientation.
+    tiff = b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", 1)
+    tiff += struct.pack("<HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack("<I", 0)
+    payload = b"Exif\x00\x00" + tiff
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + jpeg[2:]
 
 
 # ---------------------------------------------------------------- grids
@@ -547,8 +776,8 @@ def render_hand(tiles: list[str], spots: list[tuple], tileset: str = "classic", 
     scene = scene or Scene()
     colours = get_tileset(tileset).colours
     rng = np.random.default_rng(scene.seed)
-    image = _background(scene, rng)
-    to_image = _plane_to_image(scene, scene.tile_px)
+    to_image = scene_map(scene)
+    image = _background(scene, rng, to_image)
     placed = {k: (tile, np.asarray(spot[0], np.float64), float(spot[1]), *spot[2:]) for k, (tile, spot) in enumerate(zip(tiles, spots))}
     picture, data, corners = _photograph(image, placed, colours, scene, to_image, rng)
     squares = [tile_square(spot[0], spot[1]) for spot in spots]

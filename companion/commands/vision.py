@@ -81,13 +81,32 @@ def register(subparsers) -> None:
     evaluate = sub.add_parser(
         "eval",
         help="score the reader on photos with truth files",
-        description="Read every NAME.jpg of DIR that has a NAME.json truth file beside it and print the "
-        "per-tile accuracy, the photos read exactly and the time per photo.",
+        description="Read every NAME.jpg of DIR that has a NAME.json truth file beside it and print, for "
+        "each condition the truth files name (see `vision evalset`) and for all photos: the per-tile "
+        "accuracy, the photos read exactly, the tiles read wrong while the reader was sure of them "
+        "(confidently wrong), the tiles it was not sure of, the cells where it says a tile may be missing, "
+        "the photos it refused, and the time per photo.",
     )
-    evaluate.add_argument("--json", action="store_true", help="one JSON object per photo, then the summary")
+    evaluate.add_argument("--json", action="store_true", help="one JSON object per photo, then one per condition, then the summary")
     _calibration_option(evaluate)
     evaluate.add_argument("folder", metavar="DIR")
     evaluate.set_defaults(handler=run_eval)
+
+    evalset = sub.add_parser(
+        "evalset",
+        help="write synthetic evaluation photos for each condition",
+        description="Write COUNT seeded synthetic photos of each condition (plain, oblique, steep, turned, "
+        "board, cloth, groups, tinted, packed, mixed) to DIR as NAME.jpg + NAME.json truth files, for "
+        "`companion vision eval DIR`. The same seed always gives the same photos.",
+    )
+    evalset.add_argument("--conditions", default="all", metavar="LIST",
+                         help="comma-separated conditions (default all)")
+    evalset.add_argument("--count", type=int, default=20, metavar="N", help="photos per condition (default 20)")
+    evalset.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    evalset.add_argument("--size", default="1200x900", metavar="WxH",
+                         help="picture size (default 1200x900; 4032x3024 is a 12-megapixel phone photo)")
+    evalset.add_argument("folder", metavar="DIR")
+    evalset.set_defaults(handler=run_evalset)
 
     calibrate = sub.add_parser(
         "calibrate",
@@ -255,24 +274,55 @@ def run_eval(args) -> int:
         if args.json:
             print(json.dumps({**photo.__dict__, "exact": photo.exact}), flush=True)
         else:
-            mark = "exact" if photo.exact else (f"ERROR {photo.error}" if photo.error else "WRONG")
-            print(f"{photo.name}: {photo.correct}/{photo.truth} tiles right, {photo.extra} extra, {photo.elapsed_ms:.0f} ms  {mark}", flush=True)
+            if photo.exact:
+                mark = "exact"
+            elif photo.error:
+                mark = f"REFUSED {photo.error}"
+            else:
+                flags = [f"{n} {what}" for n, what in ((photo.unsure, "not sure"), (photo.missing, "may be missing"),
+                                                      (photo.confidently_wrong, "CONFIDENTLY WRONG")) if n]
+                mark = ", ".join(flags) or "WRONG"
+            print(f"{photo.name}: {photo.correct}/{photo.truth} tiles right, {photo.extra} extra, "
+                  f"{photo.elapsed_ms:.0f} ms  {mark}", flush=True)
 
     try:
         summary = evaluate_folder(args.folder, calibration, on_photo=report)
     except ValueError as exc:
         raise InputError(str(exc)) from None
+    groups = summary.by_condition()
     if args.json:
+        if len(groups) > 1 or "all" not in groups:
+            for condition, group in groups.items():
+                print(json.dumps({"condition": condition, **group.to_json()}))
         print(json.dumps(summary.to_json()))
     else:
-        right = sum(p.correct for p in summary.photos)
-        total = sum(p.truth + p.extra for p in summary.photos)
-        exact = sum(p.exact for p in summary.photos)
-        print(
-            f"per-tile accuracy {100 * summary.tile_accuracy:.2f}% ({right}/{total}), "
-            f"photos read exactly {exact}/{len(summary.photos)} ({100 * summary.exact_rate:.0f}%), "
-            f"{summary.ms_per_photo:.0f} ms per photo"
-        )
+        if len(groups) > 1 or "all" not in groups:
+            for condition, group in groups.items():
+                print(f"{condition}: {group.line()}")
+        print(f"all: {summary.line()}" if len(groups) > 1 else summary.line())
+    return 0
+
+
+def run_evalset(args) -> int:
+    from vision.evalsets import CONDITIONS, write_evalset
+
+    conditions = CONDITIONS if args.conditions == "all" else tuple(c.strip() for c in args.conditions.split(","))
+    unknown = [c for c in conditions if c not in CONDITIONS]
+    if unknown:
+        raise InputError(f"--conditions: no condition {unknown[0]!r}; the conditions are {', '.join(CONDITIONS)}")
+    try:
+        width, height = (int(x) for x in args.size.lower().split("x"))
+    except ValueError:
+        raise InputError(f"--size {args.size!r}: give the picture size as WIDTHxHEIGHT, like 1200x900") from None
+    if not (200 <= width <= 8000 and 200 <= height <= 8000):
+        raise InputError(f"--size {args.size!r}: each side must be 200 to 8000 pixels")
+    if not 1 <= args.count <= 10000:
+        raise InputError(f"--count {args.count}: give 1 to 10000 photos per condition")
+    try:
+        written = write_evalset(args.folder, conditions, args.count, args.seed, (width, height))
+    except OSError as exc:
+        raise InputError(f"{args.folder}: cannot write: {exc.strerror or exc}") from None
+    print(f"{written} photos with truth files written to {args.folder}")
     return 0
 
 

@@ -109,7 +109,7 @@ def test_eval_folder(capsys, photo, tmp_path):
     lines = out.strip().splitlines()
     assert len(lines) == 4
     assert "p61.jpg" in lines[0] and lines[0].endswith("exact")
-    assert "WRONG" in lines[2]
+    assert "CONFIDENTLY WRONG" in lines[2]
     summary = lines[-1]
     assert "photos read exactly 2/3" in summary and "ms per photo" in summary
     assert f"per-tile accuracy {100 * (total - 1) / total:.2f}% ({total - 1}/{total})" in summary
@@ -122,7 +122,8 @@ def test_eval_json(capsys, photo, tmp_path):
     status, out, err = _run(capsys, "vision", "eval", "--json", str(tmp_path))
     first, last = (json.loads(line) for line in out.strip().splitlines())
     assert first["exact"] is True and first["name"] == "a.png"
-    assert last == {"photos": 1, "tile_accuracy": 1.0, "exact_rate": 1.0, "ms_per_photo": last["ms_per_photo"]}
+    assert last == {"photos": 1, "tiles": len(rendered.cells), "tile_accuracy": 1.0, "exact_rate": 1.0, "confidently_wrong": 0,
+                    "unsure": 0, "missing": 0, "refused": 0, "ms_per_photo": last["ms_per_photo"]}
 
 
 def test_calibrate_then_read(capsys, tmp_path):

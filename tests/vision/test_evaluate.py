@@ -54,7 +54,7 @@ def test_truth_files(tmp_path):
     (tmp_path / "b.jpg").write_bytes(b"")  # no truth: left out
     (tmp_path / "c.json").write_text("{}")  # no photo: left out
     assert photo_pairs(str(tmp_path)) == [(str(tmp_path / "a.jpg"), str(tmp_path / "a.json"))]
-    assert load_truth(str(tmp_path / "a.json")) == ({(0, 1): "4W"}, "connect")
+    assert load_truth(str(tmp_path / "a.json")) == ({(0, 1): "4W"}, "connect", "")
     with pytest.raises(ValueError, match="not a truth file"):
         load_truth(str(tmp_path / "c.json"))
     with pytest.raises(ValueError, match="cannot list"):

@@ -291,7 +291,8 @@ def test_an_unplug_shows_on_the_panel_and_health_and_recovers(sim_client, servic
     # Re-synced: the rebooted firmware shows the service's countdown again, not its boot dashes.
     assert panel_when(sim_client, lambda b: re.fullmatch(r"0:[23]\d", b["view"]["display"]))
     health = sim_client.get("/api/health").get_json()["timer"]
-    assert health["ok"] and health["last_event"]["event"] == "reconnected" and health["reconnects"] == 1
+    # At least once: on a loaded machine a late heartbeat can make the link reconnect again.
+    assert health["ok"] and health["last_event"]["event"] == "reconnected" and health["reconnects"] >= 1
 
 
 def test_a_frozen_timer_is_not_answering_until_it_thaws(sim_client, devices):
