@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from companion.tables import Table, scores_of, winners_of
+from companion.tables import Table, describe_event, scores_of, winners_of
 
 
 @dataclass
@@ -53,6 +53,20 @@ class FinishedGame:
     def duration_ms(self) -> int:
         return max(0, self.finished_ms - self.started_ms)
 
+    @property
+    def finished_text(self) -> str:
+        return local_time(self.finished_ms)
+
+    @property
+    def finished_iso(self) -> str:
+        return datetime.fromtimestamp(self.finished_ms / 1000).astimezone().isoformat(timespec="minutes")
+
+    def story(self) -> list[tuple[int, str]]:
+        """The game in sentences, in order: (time in ms, "Ann marked Cy's grid wrong")."""
+        fold = self.table.fold
+        return [(fold.event_ms[i], describe_event(self.table.game, event, self.table.players))
+                for i, event in enumerate(fold.events)]
+
 
 def finished_games(tables: list[Table]) -> list[FinishedGame]:
     """Every finished table, most recently finished first."""
@@ -86,6 +100,13 @@ def player_statistics(games: list[FinishedGame]) -> dict[str, list[PlayerStats]]
         title: sorted(stats.values(), key=lambda s: (-s.wins, -(s.average_score or 0), s.name.casefold()))
         for title, stats in sorted(by_game.items())
     }
+
+
+def local_time(ms: int, with_date: bool = True) -> str:
+    """A moment as the table's clock says it: "Sat 23 Nov 2024, 14:05", or "14:05"."""
+    moment = datetime.fromtimestamp(ms / 1000).astimezone()
+    clock = f"{moment.hour:02d}:{moment.minute:02d}"
+    return f"{moment:%a} {moment.day} {moment:%b %Y}, {clock}" if with_date else clock
 
 
 def _iso(ms: int) -> str:

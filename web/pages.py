@@ -7,17 +7,19 @@ partial, which shows the engine's JSON and a button per allowed action.
 """
 from __future__ import annotations
 
+import hashlib
 import json
+from functools import lru_cache
 from typing import Any
 
-from flask import Blueprint, Response, current_app, render_template, url_for
+from flask import Blueprint, Response, current_app, render_template, request, url_for
 from jinja2 import TemplateNotFound
 
 from companion.games import available_games, get_game
 from web import get_service
 from web.api import public_url, table_url
 from web.chart import score_chart
-from web.history import export_csv, export_json, finished_games, player_statistics
+from web.history import export_csv, export_json, finished_games, local_time, player_statistics
 from web.option_words import form_options
 from web.qr import qr_svg
 
@@ -77,10 +79,33 @@ def _simulated() -> bool:
     return bool(value() if callable(value) else value)
 
 
+@bp.get("/games/pivit-tiles/artwork.js")
+def pivit_artwork():
+    """The Pivit tile's picture as data for the pages' tile renderer (static/games/pivit-art.js).
+
+    Made from companion.games.pivit_tiles.artwork, the one source the camera's synthetic
+    photos use too; a script file, not inline, because the pages allow only their own scripts.
+    """
+    body, etag = _artwork_script()
+    response = Response(body, mimetype="text/javascript")
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "no-cache"  # revalidated (a 304) on each load, new after an upgrade
+    return response.make_conditional(request)
+
+
+@lru_cache(maxsize=1)
+def _artwork_script() -> tuple[str, str]:
+    from companion.games.pivit_tiles.artwork import phone_artwork
+
+    data = json.dumps(phone_artwork(), separators=(",", ":"), sort_keys=True)
+    body = f"// Made from companion/games/pivit_tiles/artwork.py: do not edit.\nwindow.PivitArtwork = {data};\n"
+    return body, hashlib.sha256(body.encode()).hexdigest()[:20]
+
+
 @bp.get("/history")
 def history():
     games = finished_games(get_service().tables())
-    return render_template("history.html", games=games, stats=player_statistics(games))
+    return render_template("history.html", games=games, stats=player_statistics(games), local_time=local_time)
 
 
 def _target(t) -> Any:

@@ -24,6 +24,14 @@ PIN = "4321"
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True,
          "user_agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
                        "Chrome/126.0 Mobile Safari/537.36"}
+# The phones every browser test of the Pivit tile page runs on: a small Android (360 x 740 CSS px)
+# and a common current one (390 x 844).
+SCREENS = {360: {"width": 360, "height": 740}, 390: {"width": 390, "height": 844}}
+
+
+def phone(width: int = 390) -> dict:
+    """The browser context options of a phone `width` CSS px wide."""
+    return {**PHONE, "viewport": SCREENS[width]}
 
 pytestmark = pytest.mark.browser
 
@@ -51,9 +59,14 @@ class Shots:
         self.dir.mkdir(parents=True, exist_ok=True)
         self.n = 0
 
-    def __call__(self, page, label):
+    def __call__(self, page, label, dialog=None):
+        """The whole page; with `dialog` (an id), the open dialog as seen, the part in view."""
         self.n += 1
-        page.screenshot(path=str(self.dir / f"{self.n:02d}-{label}.png"), full_page=True)
+        path = str(self.dir / f"{self.n:02d}-{label}.png")
+        if dialog:
+            page.locator(f"#{dialog}").screenshot(path=path)
+        else:
+            page.screenshot(path=path, full_page=True)
 
 
 def decode_qr(png: bytes) -> str:
@@ -109,27 +122,59 @@ def create_table(browser, server, players, shots, **options):
     return scanned
 
 
-def join(browser, url, me, shots):
-    """A phone scans the code, says who it is and unlocks with the PIN."""
+def open_phone(browser, url, width=390):
+    """A phone `width` CSS px wide opens the table's address and is live; `page.errors` collects script errors."""
     from playwright.sync_api import expect
 
-    context = browser.new_context(**PHONE)
+    context = browser.new_context(**phone(width))
     page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
     page.goto(url)
     expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    return page
+
+
+def unlock(page, me):
+    """The phone says who it is and unlocks with the PIN."""
+    from playwright.sync_api import expect
+
     page.locator("#me-select").select_option(label=me)
     page.locator("#pin-input").fill(PIN)
     page.get_by_role("button", name="Unlock").click()
     expect(page.locator("#pin-status")).to_have_text("Unlocked: this phone can tap.")
-    page.errors = errors
+
+
+def join(browser, url, me, shots, width=390):
+    """A phone `width` CSS px wide scans the code, says who it is and unlocks with the PIN."""
+    page = open_phone(browser, url, width)
+    unlock(page, me)
     shots(page, f"joined-{me}")
     return page
 
 
 def tap(page, name):
     page.get_by_role("button", name=name, exact=True).click()
+
+
+def tap_for(page, name):
+    """This phone is someone else's: choose, on purpose, to tap for `name` (their card's buttons open)."""
+    page.get_by_role("button", name=f"Tap for {name} on this phone", exact=True).click()
+
+
+def no_sideways_scroll(page, dialog=None):
+    """Nothing on the page (or in the open dialog) is wider than the screen: no sideways scrolling."""
+    widths = page.evaluate("""(id) => {
+        const d = document.documentElement, box = id && document.getElementById(id);
+        const r = box && box.getBoundingClientRect();
+        return { page: d.scrollWidth, screen: window.innerWidth,
+                 dialog: box ? [box.scrollWidth, box.clientWidth, r.left, r.right] : null };
+    }""", dialog)
+    assert widths["page"] <= widths["screen"], f"the page is {widths['page']} px wide on a {widths['screen']} px screen"
+    if dialog:
+        scroll, client, left, right = widths["dialog"]
+        assert scroll <= client, f"#{dialog} scrolls sideways: {scroll} px of content in {client} px"
+        assert left >= 0 and right <= widths["screen"], f"#{dialog} does not fit the screen: {left}-{right} px"
 
 
 def card(page, player):

@@ -94,6 +94,12 @@ def server(tmp_path_factory):
         yield url
 
 
+@pytest.fixture(params=[360, 390], ids=["360px", "390px"])
+def width(request):
+    """The phone's width in CSS px: every browser test of the Pivit tile page runs on both screens."""
+    return request.param
+
+
 @pytest.fixture(scope="session")
 def browser():
     """Chromium through Playwright, one for the whole run (or a skip; a failure with COMPANION_REQUIRE_BROWSER=1)."""

@@ -106,13 +106,22 @@ def test_history_counts_wins_scores_and_finishing_time(client, api, service, clo
     html = page.get_data(as_text=True)
     assert "Unfinished" not in html
     rows = {m.group(1): m.group(2) for m in re.finditer(r'<tr><th scope="row">(.*?)</th>(.*?)</tr>', html, re.S)}
-    cells = {name: re.findall(r"<td>(.*?)</td>", row) for name, row in rows.items()}
+    cells = {name: re.findall(r"<td[^>]*>(.*?)</td>", row) for name, row in rows.items()}
     # Ann won her game 24 to 8; Bob lost one (8) and won one (24) as "bob".
     assert cells["Ann"][:3] == ["1", "1", "24.0"]
     assert cells["Bob"][:3] == ["2", "1", "16.0"]
     assert cells["Cy"][:3] == ["1", "0", "8.0"]
     assert cells["Ann"][3] == "4.0 min"  # four rounds of a minute each
     assert html.count('class="chart"') == 2
+    # Every number is named for the narrow layout, each game has its date and time, and the
+    # game's story is told in sentences.
+    assert '<td data-label="Average score">24.0</td>' in html
+    from web.history import local_time
+
+    when = local_time(service.get(first["id"]).finished_ms)
+    assert re.fullmatch(r"\w{3} \d{1,2} \w{3} \d{4}, \d\d:\d\d", when) and when in html
+    assert "What happened" in html and "Go! The round started" in html and "Time ran out" in html
+    assert "Ann&#39;s grid was marked correct" in html
 
 
 def test_chart_is_svg_with_a_line_per_player(client, api, service, clock):

@@ -24,13 +24,13 @@ def guess(server: str, table_id: str, source: str, pin: str) -> int:
         conn.close()
 
 
-def test_an_unlocked_phone_plays_on_while_the_pin_is_guessed_from_many_addresses(browser, server):
+def test_an_unlocked_phone_plays_on_while_the_pin_is_guessed_from_many_addresses(browser, server, width):
     from playwright.sync_api import expect
 
-    shots = Shots("token-under-guessing")
+    shots = Shots(f"token-under-guessing-{width}")
     url = create_table(browser, server, ["Ann", "Bob"], shots)
     table_id = url.rstrip("/").rsplit("/", 1)[1]
-    ann = join(browser, url, "Ann", shots)
+    ann = join(browser, url, "Ann", shots, width)
     assert ann.evaluate(f"localStorage.getItem('companion:token:{table_id}')")
     # Someone guesses from 60 addresses: the service stops looking at PINs for this table.
     answers = [guess(server, table_id, f"127.0.3.{n + 1}", f"{n:04d}") for n in range(60)]

@@ -1,5 +1,6 @@
-// The timer devices on the table page. A one-line status near the countdown says whether the
-// timer display and the GPIO are there, lost, reconnecting or just re-synced. Under
+// The timer devices on the table page. A one-line status in the Devices section says whether the
+// timer display and the GPIO are there, lost, reconnecting or just re-synced; a fault also shows
+// under the countdown and opens the section. Under
 // `companion serve --simulate-hardware` the virtual display and buzzer are the simulated Pico's,
 // as its own firmware drives them, and the virtual buttons and faults act through the simulated
 // devices (page -> simulator -> firmware -> serial -> host -> service), never on the table directly.
@@ -45,6 +46,16 @@
     }
     statusBox.dataset.level = status.level;
     setText(statusBox.querySelector('.text'), line);
+    // The Devices section stays folded unless something is wrong: then it opens, and the
+    // line also shows under the countdown, where the players look.
+    const wrong = status.level === 'fault';
+    const alert = $('device-alert');
+    if (alert) {
+      alert.hidden = !wrong;
+      setText(alert, wrong ? line : '');
+    }
+    const section = $('devices');
+    if (section && wrong && !section.open) section.open = true;
   }
 
   function renderView(body) {

@@ -2,7 +2,9 @@
 // the countdown is drawn from the server's deadline and this phone's measured clock
 // offset, so every phone shows the same seconds and sounds at the same moment.
 // The game's own script (static/games/<game>.js) sets window.CompanionGame =
-// { render(table, ui), keepAwake(table)? } before this file runs.
+// { render(table, ui), keepAwake(table)?, timerOver(table)?, timerName(table)? } before this file
+// runs: timerOver says the countdown's work is done (the round is scored), so a "Time's up!"
+// goes once it has been seen; timerName names the rules' countdown when its cancel is confirmed.
 (function () {
   'use strict';
   const C = window.Companion;
@@ -38,7 +40,14 @@
 
   // -- talking to the service ------------------------------------------------
 
-  function showError(message) { $('action-error').textContent = message || ''; }
+  // A failed call because the service could not be reached is cleared as soon as the stream is
+  // back: the phone is connected again, and a stale "cannot be reached" would only confuse.
+  let errorIsNetwork = false;
+  function showError(message, network) {
+    $('action-error').textContent = message || '';
+    errorIsNetwork = !!message && !!network;
+    if (message) lastError = message;
+  }
 
   async function send(path, body) {
     const pin = storage.get('pin:' + tableId);
@@ -58,16 +67,18 @@
         storage.set('pin:' + tableId, null);
         showPinState();
       }
-      showError(e.message);
+      showError(e.message, e.status === 0);
       return null;
     }
   }
 
-  // Any authenticated call under /api/tables/<id>/ for a game's own panels (camera checks):
+  // Any authenticated call under /api/tables/<id>/ for a game's own panels (camera checks, hints):
   // sends the PIN, shows errors where taps show theirs, and returns the parsed JSON or null.
+  // `path` is relative to the table, or a full path of this table's API (a poll address).
   async function call(path, { method = 'POST', body = null, json = null } = {}) {
     const pin = storage.get('pin:' + tableId);
     if (!pin && method !== 'GET') {
+      lastError = 'enter the table PIN first (the host has it), then tap again';
       showError('Enter the table PIN first (the host has it), then tap again.');
       $('pin-input').focus();
       return null;
@@ -75,35 +86,46 @@
     const headers = pin ? { 'X-Table-Pin': pin } : {};
     if (json !== null) headers['Content-Type'] = 'application/json';
     if (body && body.type) headers['Content-Type'] = body.type;
+    const own = `/api/tables/${encodeURIComponent(tableId)}/`;
+    const url = path.startsWith(own) ? path : own + path.replace(/^\/+/, '');
     try {
-      const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/${path}`, {
+      const response = await fetch(url, {
         method, headers, body: json !== null ? JSON.stringify(json) : body, credentials: 'same-origin',
       });
       const data = await response.json().catch(() => ({ error: `the service answered ${response.status}` }));
       if (!response.ok) {
         if (response.status === 401 || response.status === 403) { storage.set('pin:' + tableId, null); showPinState(); }
-        showError(data.error || `the service answered ${response.status}`);
+        lastError = data.error || `the service answered ${response.status}`;
+        showError(lastError);
         return null;
       }
+      lastError = null;
       showError('');
       return data;
     } catch (e) {
-      showError('The table service cannot be reached: ' + e.message);
+      lastError = 'the table service cannot be reached: ' + e.message;
+      showError('The table service cannot be reached: ' + e.message, true);
       return null;
     }
   }
+  let lastError = null; // what the last failed call() said, for a panel that shows it itself
 
   const ui = {
     el,
     get me() { return me(); },
     players: () => table.players,
-    act: (event) => send('actions', event),
+    // Every action says whose phone tapped ("by"), so the undo line and the history can say
+    // "Ann marked Cy's grid wrong"; a phone for everyone says nothing.
+    act: (event) => send('actions', me() === null || event.by !== undefined ? event : Object.assign({ by: me() }, event)),
     call,
     accept: (next) => accept(next),
+    rerender: () => render(),
+    get lastError() { return lastError; },
     tableId,
     describe,
   };
 
+  // The plain way to say an event, for games that do not say their own (table.undo_text).
   function describe(event) {
     if (!event) return '';
     const who = Number.isInteger(event.player) ? ' by ' + table.players[event.player] : '';
@@ -132,6 +154,8 @@
   }
 
   function setConnection(state) {
+    // Back after a reconnect: a "cannot be reached" from while it was away is no longer true.
+    if (state === 'live' && connection !== 'live' && errorIsNetwork) showError('');
     connection = state;
     const box = $('connection');
     box.dataset.state = state;
@@ -169,9 +193,14 @@
     }
     $('undo').disabled = !table.can_undo;
     $('redo').disabled = !table.can_redo;
-    $('undo').setAttribute('aria-label', table.can_undo ? 'Undo ' + describe(table.undo_event) : 'Undo (nothing to undo)');
-    $('redo').setAttribute('aria-label', table.can_redo ? 'Redo ' + describe(table.redo_event) : 'Redo (nothing to redo)');
-    $('undo-hint').textContent = table.can_undo ? 'Last: ' + describe(table.undo_event) : '';
+    // In sentences when the game says its events ("Undo: Ann marked Cy's grid wrong").
+    const undoText = table.undo_text ? ': ' + table.undo_text : ' ' + describe(table.undo_event);
+    const redoText = table.redo_text ? ': ' + table.redo_text : ' ' + describe(table.redo_event);
+    $('undo').setAttribute('aria-label', table.can_undo ? 'Undo' + undoText : 'Undo (nothing to undo)');
+    $('redo').setAttribute('aria-label', table.can_redo ? 'Redo' + redoText : 'Redo (nothing to redo)');
+    $('undo-hint').textContent = !table.can_undo ? ''
+      : table.undo_text ? `Undo takes back: ${table.undo_text}.` : 'Last: ' + describe(table.undo_event);
+    arrange();
     const scores = scoresOf(table.state);
     const key = JSON.stringify(scores);
     if (scores && key !== scoresKey) {
@@ -192,25 +221,41 @@
     idle: 'Timer not set', running: 'Timer running', paused: 'Timer paused', expired: "Time's up!",
   };
 
-  function renderTimer() {
+  const TIMES_UP_SHOWN_MS = 4000; // "Time's up!" stays this long after the alarm once the round is over
+  let timesUpUntil = 0;
+
+  // What the timer shows: an expired countdown whose work is done (the round is scored) goes
+  // back to rest once its "Time's up!" has been seen.
+  function shownStatus() {
     const status = table.timer.status;
-    if (status === 'running') lastDeadline = table.timer.deadline_ms;
+    if (status === 'expired' && game.timerOver && game.timerOver(table) && Date.now() >= timesUpUntil) return 'idle';
+    return status;
+  }
+
+  function renderTimer() {
+    const status = shownStatus();
+    if (table.timer.status === 'running') lastDeadline = table.timer.deadline_ms;
     $('timer-status').textContent = TIMER_WORDS[status] || status;
-    $('timer-panel').dataset.status = status;
+    const panel = $('timer-panel');
+    panel.dataset.status = status;
+    // Large while it counts (or has just run out), a small line otherwise.
+    panel.dataset.size = status === 'idle' ? 'small' : 'large';
+    const live = status === 'running' || status === 'paused';
     for (const button of document.querySelectorAll('[data-timer]')) {
       const command = button.dataset.timer;
       button.hidden = !({
         start: status === 'idle' || status === 'expired',
         pause: status === 'running',
         resume: status === 'paused',
-        cancel: status === 'running' || status === 'paused',
+        cancel: live,
       })[command];
     }
+    if (!live) askCancel(false);
     tick();
   }
 
   function tick() {
-    const text = table.timer.status === 'idle' ? '–:––' : C.formatClock(remainingMs());
+    const text = shownStatus() === 'idle' ? '–:––' : C.formatClock(remainingMs());
     const countdown = $('countdown');
     if (countdown.textContent !== text) countdown.textContent = text;
     const display = $('sim-display');
@@ -255,6 +300,8 @@
   function alarm() {
     alarmedFor = lastDeadline;
     alarms += 1;
+    timesUpUntil = Date.now() + TIMES_UP_SHOWN_MS;
+    setTimeout(renderTimer, TIMES_UP_SHOWN_MS + 50);
     beep();
     if (navigator.vibrate) navigator.vibrate([400, 150, 400, 150, 400]);
     const buzzer = $('sim-buzzer');
@@ -299,9 +346,24 @@
 
   // -- controls --------------------------------------------------------------
 
-  for (const button of document.querySelectorAll('[data-timer]')) {
-    button.addEventListener('click', () => send('timer', { command: button.dataset.timer }));
+  // Cancelling the countdown the rules started (Pivit's one-minute race) changes the game:
+  // the phone asks first. It can be undone like any event.
+  function askCancel(show) {
+    $('timer-cancel-ask').hidden = !show;
+    if (show) {
+      const name = (game.timerName && game.timerName(table)) || 'the countdown the rules started';
+      $('timer-cancel-question').textContent = `Cancel ${name}? Play goes on without a time limit; Undo brings it back.`;
+      $('timer-cancel-yes').focus();
+    }
   }
+  for (const button of document.querySelectorAll('[data-timer]')) {
+    button.addEventListener('click', () => {
+      if (button.dataset.timer === 'cancel' && table.timer.key) { askCancel(true); return; }
+      send('timer', { command: button.dataset.timer });
+    });
+  }
+  $('timer-cancel-yes').addEventListener('click', () => { askCancel(false); send('timer', { command: 'cancel' }); });
+  $('timer-cancel-no').addEventListener('click', () => askCancel(false));
   $('undo').addEventListener('click', () => send('undo', { expected_version: table.version }));
   $('redo').addEventListener('click', () => send('redo', { expected_version: table.version }));
   $('sound-test').addEventListener('click', () => { unlockAudio(); beep(); if (navigator.vibrate) navigator.vibrate(200); });
@@ -318,7 +380,24 @@
     $('pin-forget').hidden = !unlocked;
     const host = storage.get('host:' + tableId) === '1' && unlocked;
     $('host-pin').hidden = !host;
+    $('host-pin-hide').hidden = !host;
     if (host) $('host-pin-value').textContent = storage.get('pin:' + tableId);
+    arrange();
+  }
+
+  // The page's order for the moment: a locked phone must join first, so "This phone" comes
+  // first; until a first move "Invite phones" sits right under the game; after that both go
+  // below Undo, the game first.
+  function arrange() {
+    const locked = page.dataset.unlocked !== '1';
+    const meCard = $('me-card');
+    const invite = $('invite');
+    if (locked) $('timer-panel').before(meCard);
+    else $('controls').after(meCard);
+    const starting = !table.can_undo && !table.can_redo && !table.finished;
+    invite.dataset.prominent = starting ? '1' : '0';
+    if (starting) $('game').after(invite);
+    else (locked ? $('controls') : meCard).after(invite);
   }
   $('pin-forget').addEventListener('click', () => { storage.set('pin:' + tableId, null); showPinState(); });
   $('host-pin-hide').addEventListener('click', () => { storage.set('host:' + tableId, null); showPinState(); });

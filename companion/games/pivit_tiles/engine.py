@@ -324,7 +324,7 @@ def describe_event(event: dict[str, Any], players: list[str]) -> str | None:
     kind, who, by = event.get("type"), name("player"), name("by")
     other = by is not None and by != who  # someone tapped for another player
     if kind == "start-round":
-        return f"{by} said go: the round started" if by else "Go! The round started"
+        return f"{by} said go and the round started" if by else "Go! The round started"
     if kind == "next-round":
         return f"{by} set up the next round" if by else "The next round was set up"
     if kind == "timer-expired":

@@ -23,7 +23,7 @@ PLAYERS = ["Ann", "Bob", "Cy"]
     ({"type": "done", "player": 1, "by": 0}, "Ann said done for Bob"),
     ({"type": "return-stick", "player": 2}, "Cy returned the stick"),
     ({"type": "leave", "player": 2, "by": 0}, "Ann said Cy left the game"),
-    ({"type": "start-round", "by": 1}, "Bob said go: the round started"),
+    ({"type": "start-round", "by": 1}, "Bob said go and the round started"),
     ({"type": "start-round"}, "Go! The round started"),
     ({"type": "next-round"}, "The next round was set up"),
     ({"type": "timer-expired"}, "Time ran out"),

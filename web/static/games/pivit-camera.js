@@ -1,25 +1,33 @@
 // "Check with camera" for the Pivit tile game: a photo of one player's finished grid (the
-// table's camera, or this phone's), the grid as read with the faults outlined, one-tap
-// correction of a misread cell, then the verdict recorded as the round's verify event.
+// table's camera, or this phone's), the grid as read drawn as tiles with the faults outlined,
+// then the verdict recorded as the round's verify event.
+//
+// The reader may be unsure of a tile ("unsure": [[r, c], ...]) or think a tile may be missing
+// from a cell ("missing": [[r, c], ...]; an older service does not say). Those cells are marked
+// with "?" and "+?" (never by colour alone) and the player taps each one to confirm it or say what
+// is there; only when none is left does the page offer to record the verdict (the service refuses
+// it before, with 409). A correction is one tap on the pictured tile that is really there.
 // Uses window.PivitCamera.open(ui, table, player) from pivit-tiles.js.
 (function () {
   'use strict';
   const $ = (id) => document.getElementById(id);
+  const Art = window.PivitArt;
   const MAX_SIDE = 3000; // pixels: plenty for the reader, and a quick upload over Wi-Fi
-
-  const DESIGNS = { 1: 'circle', 2: 'clover', 3: 'diamond', 4: 'square', 5: 'four-point star', 6: 'eight-point star' };
-  const COLOURS = { R: 'red', O: 'orange', Y: 'yellow', G: 'green', B: 'blue', P: 'purple', W: 'white' };
-  const SETS = { classic: 'ROYGBP', connect: 'ROYGBW' };
 
   let ui = null;
   let player = null;
   let check = null;
-  let fixing = null; // [row, col] being corrected
+  let fixing = null; // {row, col, tile} being confirmed or corrected
   let tableState = null;
 
-  const tileName = (t) => (t === '**' ? 'wild' : `${COLOURS[t[1]]} ${DESIGNS[t[0]]}`);
+  const key = (r, c) => `${r},${c}`;
+  const tileset = () => (check && check.rules && check.rules.tileset) || tableState.options.tileset;
+  const unsureCells = () => new Set((check.unsure || []).map(([r, c]) => key(r, c)));
+  const missingCells = () => new Set((check.missing || []).map(([r, c]) => key(r, c)));
+  const unsettled = () => (check.unsure || []).length + (check.missing || []).length;
 
   function status(text) { $('pvc-status').textContent = text || ''; }
+  function failed(what) { status(`${what}: ${ui.lastError || 'the service did not answer'}`); }
 
   // Phone photos are often 12 megapixels: scale them down on the phone before sending.
   async function shrink(file) {
@@ -43,7 +51,7 @@
     $('pvc-result').hidden = true;
     const body = photo ? await shrink(photo) : null;
     const result = await ui.call(`camera-checks?player=${player}`, { body });
-    if (!result) { status('No check: see the message above, then try again.'); return; }
+    if (!result) { failed('No check'); return; }
     check = result;
     status('');
     draw();
@@ -51,84 +59,122 @@
 
   function draw() {
     const name = tableState.players[player].name;
+    const open = unsettled();
     $('pvc-result').hidden = false;
     const img = $('pvc-image');
     img.src = check.annotated_url;
     img.alt = `${name}'s grid as the camera read it, every tile labelled` + (check.valid ? '' : ', faulty lines outlined');
     const verdict = $('pvc-verdict');
+    const sofar = open ? ' so far' : '';
     verdict.className = 'verdict ' + (check.valid ? 'good' : 'bad');
     verdict.textContent = check.valid
-      ? `✔ ${name}'s grid is correct (${check.tiles.length} tiles).`
-      : `✘ ${name}'s grid is NOT correct: ${check.violations.length} fault${check.violations.length === 1 ? '' : 's'}.`;
+      ? `✔ ${name}'s grid is correct${sofar} (${check.tiles.length} tiles).`
+      : `✘ ${name}'s grid is NOT correct${sofar}: ${check.violations.length} fault${check.violations.length === 1 ? '' : 's'}.`;
     $('pvc-faults').replaceChildren(...check.violations.map((v) => ui.el('li', { text: v.message })));
-    const unsure = check.unsure.length;
-    $('pvc-unsure').textContent = unsure
-      ? `${unsure} tile${unsure === 1 ? ' was' : 's were'} hard to read (marked ?): look at ${unsure === 1 ? 'it' : 'them'} before you record.`
+    const box = $('pvc-unsettled');
+    box.hidden = !open;
+    box.textContent = open
+      ? `Look at ${open === 1 ? 'the place' : `the ${open} places`} marked ? or +? first: tap each one to confirm`
+        + ' it or say what is there. Then you can record the verdict.'
       : '';
     drawGrid();
     const confirm = $('pvc-confirm');
+    confirm.hidden = open > 0; // offered only once every doubtful place is settled
     confirm.textContent = check.valid ? 'Record: grid correct' : 'Record: grid NOT correct';
     confirm.className = 'action primary ' + (check.valid ? 'good' : 'bad');
     confirm.setAttribute('aria-label', `Record ${name}'s grid as ${check.valid ? 'correct' : 'not correct'}`);
   }
 
   function drawGrid() {
-    const cells = new Map(check.tiles.map((t) => [`${t.row},${t.col}`, t]));
-    const faulty = new Set(check.violations.flatMap((v) => v.cells.map(([r, c]) => `${r},${c}`)));
-    const unsure = new Set(check.unsure.map(([r, c]) => `${r},${c}`));
-    const rows = check.tiles.map((t) => t.row);
-    const cols = check.tiles.map((t) => t.col);
+    const cells = new Map(check.tiles.map((t) => [key(t.row, t.col), t]));
+    const faulty = new Set(check.violations.flatMap((v) => v.cells.map(([r, c]) => key(r, c))));
+    const unsure = unsureCells();
+    const missing = missingCells();
+    const places = check.tiles.map((t) => [t.row, t.col]).concat(check.missing || []);
+    const rows = places.map(([r]) => r);
+    const cols = places.map(([, c]) => c);
     // One empty ring around the grid, so a tile the camera missed at the edge can be added.
     const top = Math.min(...rows, 0) - 1, bottom = Math.max(...rows, 0) + 1;
     const left = Math.min(...cols, 0) - 1, right = Math.max(...cols, 0) + 1;
-    const body = [];
+    const grid = $('pvc-grid');
+    grid.style.gridTemplateColumns = `repeat(${right - left + 1}, minmax(0, 48px))`;
+    const buttons = [];
     for (let r = top; r <= bottom; r++) {
-      const row = [];
       for (let c = left; c <= right; c++) {
-        const t = cells.get(`${r},${c}`);
-        const key = `${r},${c}`;
-        const label = t ? `${t.tile}${unsure.has(key) ? '?' : ''}` : '·';
-        const where = `row ${r}, column ${c}`;
-        row.push(ui.el('td', {}, [ui.el('button', {
-          type: 'button',
-          class: 'cell' + (t ? '' : ' empty') + (faulty.has(key) ? ' faulty' : '') + (unsure.has(key) ? ' unsure' : '')
-            + (t && t.corrected ? ' corrected' : ''),
-          'aria-label': t ? `${where}: ${tileName(t.tile)}${faulty.has(key) ? ', in a faulty line' : ''}. Tap to correct`
-            : `${where}: empty. Tap to add a tile the camera missed`,
-          text: label,
-          onclick: () => startFix(r, c, t ? t.tile : ''),
-        })]));
+        const k = key(r, c);
+        const t = cells.get(k);
+        const where = `Row ${r - top + 1}, column ${c - left + 1}`;
+        const flags = {
+          unsure: unsure.has(k), missing: missing.has(k), faulty: faulty.has(k), fixed: !!(t && t.corrected),
+        };
+        let label;
+        if (flags.missing) label = `${where}: a tile may be missing here. Tap to say what is there`;
+        else if (!t) label = `${where}: empty. Tap to add a tile the camera missed`;
+        else {
+          label = `${where}: ${Art.name(t.tile)}`
+            + (flags.unsure ? ', hard to read' : '') + (flags.faulty ? ', in a faulty line' : '')
+            + (flags.fixed ? ', checked by you' : '')
+            + (flags.unsure ? '. Tap to confirm or correct' : '. Tap to correct');
+        }
+        const classes = ['cell'].concat(t ? [] : ['empty'], Object.keys(flags).filter((f) => flags[f]));
+        const badge = flags.missing ? '+?' : flags.unsure ? '?' : flags.faulty ? '!' : flags.fixed ? '✓' : '';
+        const button = ui.el('button', {
+          type: 'button', class: classes.join(' '), 'aria-label': label,
+          onclick: () => startFix(r, c, t ? t.tile : null, flags, where),
+        }, [
+          t ? Art.picture(t.tile, tileset()) : null,
+          badge ? ui.el('span', { class: 'badge', 'aria-hidden': 'true', text: badge }) : null,
+        ]);
+        Art.place(button, r, c, top, left);
+        const picture = button.querySelector('svg');
+        if (picture) { picture.setAttribute('data-row', String(r)); picture.setAttribute('data-col', String(c)); }
+        buttons.push(button);
       }
-      body.push(ui.el('tr', {}, row));
     }
-    $('pvc-grid').replaceChildren(ui.el('tbody', {}, body));
+    grid.replaceChildren(...buttons);
   }
 
-  function startFix(r, c, current) {
-    fixing = [r, c];
-    const select = $('pvc-tile');
-    const colours = SETS[check.rules.tileset] || SETS.classic;
-    const options = [ui.el('option', { value: '', text: 'No tile here' })];
-    for (const colour of colours) {
-      for (const d of '123456') options.push(ui.el('option', { value: d + colour, text: `${d}${colour} ${tileName(d + colour)}` }));
+  function startFix(r, c, current, flags, where) {
+    fixing = { row: r, col: c, tile: current };
+    let question;
+    if (flags.missing) question = `${where}: the camera thinks a tile may be here. Which tile is there?`;
+    else if (current && flags.unsure) question = `${where}: the camera read a ${Art.name(current)}, but it was hard to read. Is that right?`;
+    else if (current) question = `${where}: the camera read a ${Art.name(current)}. Which tile is really there?`;
+    else question = `${where}: which tile is there?`;
+    $('pvc-fix-where').textContent = question;
+    const quick = [];
+    if (current) {
+      quick.push(ui.el('button', {
+        type: 'button', class: 'action primary good', 'aria-label': `Yes, it is the ${Art.name(current)}`,
+        onclick: () => applyFix(current),
+      }, [Art.picture(current, tileset()), ` Yes, the ${Art.name(current)}`]));
     }
-    options.push(ui.el('option', { value: '**', text: '** wild' }));
-    select.replaceChildren(...options);
-    select.value = current;
-    $('pvc-fix-where').textContent = `Row ${r}, column ${c}: which tile is really there?`;
+    if (current || flags.missing) {
+      quick.push(ui.el('button', { type: 'button', class: 'action', text: 'No tile here', onclick: () => applyFix(null) }));
+    }
+    $('pvc-fix-quick').replaceChildren(...quick);
+    const choices = Art.tilesOf(tileset()).flat().concat([Art.WILD]).map((tile) => ui.el('button', {
+      type: 'button', class: 'pick' + (tile === current ? ' held' : ''), dataset: { tile },
+      'aria-label': `It is a ${Art.name(tile)}`, onclick: () => applyFix(tile),
+    }, [Art.picture(tile, tileset())]));
+    $('pvc-fix-tiles').replaceChildren(...choices);
     $('pvc-fix').hidden = false;
-    select.focus();
+    $('pvc-fix').scrollIntoView({ block: 'nearest' });
+    (quick[0] || choices[0]).focus();
   }
 
-  async function applyFix() {
+  // Same tile: confirmed; another tile: corrected; null: no tile there.
+  async function applyFix(tile) {
     if (!fixing) return;
-    const tile = $('pvc-tile').value || null;
     const result = await ui.call(`camera-checks/${encodeURIComponent(check.id)}/corrections`, {
-      json: { cells: [{ row: fixing[0], col: fixing[1], tile }] },
+      json: { cells: [{ row: fixing.row, col: fixing.col, tile }] },
     });
     $('pvc-fix').hidden = true;
     fixing = null;
-    if (result) { check = result; draw(); }
+    if (!result) { failed('Not changed'); return; }
+    status('');
+    check = result;
+    draw();
   }
 
   async function confirm() {
@@ -136,7 +182,12 @@
     if (result) {
       ui.accept(result);
       close();
+      return;
     }
+    failed('Not recorded');
+    // The service may know of places still to look at (another phone's check, a newer reader).
+    const fresh = await ui.call(`camera-checks/${encodeURIComponent(check.id)}`, { method: 'GET' });
+    if (fresh) { check = fresh; draw(); }
   }
 
   function close() {
@@ -156,7 +207,6 @@
       if (file) send(file);
     });
     $('pvc-table-camera').addEventListener('click', () => send(null));
-    $('pvc-apply').addEventListener('click', applyFix);
     $('pvc-cancel').addEventListener('click', () => { $('pvc-fix').hidden = true; fixing = null; });
     $('pvc-confirm').addEventListener('click', confirm);
     $('pvc-close').addEventListener('click', close);

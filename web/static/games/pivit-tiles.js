@@ -1,6 +1,13 @@
-// Pivit, the tile game: the round and its phase, the sticks in the centre, and per
-// player the score, trade tokens, stick and what they may do now. Buttons come
-// from the engine's allowed actions, so the page never offers what the rules forbid.
+// Pivit, the tile game: the round and its phase, the big "Go!", and per player the score, trade
+// tokens, stick and what they may do now. Buttons come from the engine's allowed actions, so the
+// page never offers what the rules forbid.
+//
+// This phone is a player: a phone that chose "I am Ann" shows Ann's card first with her buttons
+// large; another player's Trade, Done, Return the stick and Leave stay folded behind an explicit
+// "Tap for Bob", good for one tap (a table may share a phone, but a stray tap must not act for
+// someone else).
+// Checking someone's grid is what the others do, so those buttons are on every card. A phone on
+// "just watching" (one phone passed round the table, as in the other games) shows every player's buttons.
 (function () {
   'use strict';
   const $ = (id) => document.getElementById(id);
@@ -14,6 +21,9 @@
     scored: (s) => `Round ${s.round} is scored.`,
     finished: () => 'The game is over.',
   };
+
+  // Players this phone has chosen to tap for (besides its own), until it says it is done.
+  const actingFor = new Set();
 
   function statusOf(p, s) {
     if (!p.active) return 'Left the game';
@@ -45,7 +55,10 @@
         const b = e.currentTarget;
         if (event.type === 'leave' && !window.confirm(ariaLabel + '?')) return;
         b.disabled = true;
-        try { await ui.act(event); } finally { b.disabled = false; }
+        let done = null;
+        try { done = await ui.act(event); } finally { b.disabled = false; }
+        // Tapping for someone else is for one tap: the next one needs the choice again.
+        if (done && actingFor.delete(event.player)) ui.rerender();
       },
     }, text);
   }
@@ -58,11 +71,26 @@
     ]);
   }
 
+  function verifyButtons(ui, table, i, name) {
+    return [
+      ui.el('p', { class: 'verify-ask', text: `Check ${name}'s grid:` }),
+      button(ui, 'Grid correct', `${name}'s grid is correct`, { type: 'verify', player: i, valid: true, source: 'manual' }, 'good'),
+      button(ui, 'Grid not correct', `${name}'s grid is not correct`, { type: 'verify', player: i, valid: false, source: 'manual' }, 'bad'),
+      ui.el('button', {
+        type: 'button', class: 'action camera', 'aria-label': `Check ${name}'s grid with the camera`,
+        onclick: () => window.PivitCamera.open(ui, table, i),
+      }, 'Check with camera'),
+    ];
+  }
+
   function playerCard(ui, table, i) {
     const s = table.state;
     const p = s.players[i];
-    const mine = ui.me === i;
-    const actions = table.actions.filter((a) => a.player === i);
+    const me = ui.me;
+    const mine = me === i;
+    const shared = me === null; // one phone for everyone
+    const own = table.actions.filter((a) => a.player === i && a.type !== 'verify');
+    const verify = table.actions.some((a) => a.player === i && a.type === 'verify');
     const card = ui.el('li', {
       class: 'player' + (mine ? ' mine' : '') + (p.active ? '' : ' inactive'),
       dataset: { player: String(i) }, 'aria-label': p.name + (mine ? ' (you)' : ''),
@@ -77,22 +105,14 @@
     }
     const status = statusOf(p, s);
     if (status) card.append(ui.el('p', { class: 'player-status', text: status }));
-    const row = ui.el('div', { class: 'actions' });
-    for (const action of actions) {
-      if (action.type === 'verify') {
-        row.append(ui.el('p', { class: 'verify-ask', text: `Check ${p.name}'s grid:` }));
-        row.append(button(ui, 'Grid correct', `${p.name}'s grid is correct`,
-          { type: 'verify', player: i, valid: true, source: 'manual' }, 'good'));
-        row.append(button(ui, 'Grid not correct', `${p.name}'s grid is not correct`,
-          { type: 'verify', player: i, valid: false, source: 'manual' }, 'bad'));
-        row.append(ui.el('button', {
-          type: 'button', class: 'action camera', 'aria-label': `Check ${p.name}'s grid with the camera`,
-          onclick: () => window.PivitCamera.open(ui, table, i),
-        }, 'Check with camera'));
-        continue;
+    const row = ui.el('div', { class: 'actions' + (mine ? ' mine' : '') });
+    if (verify) row.append(...verifyButtons(ui, table, i, p.name));
+    const open = mine || shared || actingFor.has(i);
+    if (open) {
+      for (const action of own) {
+        const [text, aria] = label(action, p.name);
+        row.append(button(ui, text, aria, action, { done: 'primary', leave: 'minor' }[action.type] || ''));
       }
-      const [text, aria] = label(action, p.name);
-      row.append(button(ui, text, aria, action, { done: 'primary', leave: 'minor' }[action.type] || ''));
     }
     // "I'm stuck": on my own card, while I am still building a grid, at tables that allow hints.
     const building = ['playing', 'race', 'last-minute'].includes(s.phase) && p.active && !p.done
@@ -102,6 +122,15 @@
         type: 'button', class: 'action stuck', 'aria-label': `${p.name}: I'm stuck, show me a hint`,
         onclick: () => window.PivitHints.open(ui, table, i),
       }, "I'm stuck"));
+    }
+    if (!mine && !shared && own.length) {
+      const acting = actingFor.has(i);
+      row.append(ui.el('button', {
+        type: 'button', class: 'action for-other' + (acting ? ' acting' : ''),
+        'aria-label': acting ? `Stop tapping for ${p.name}` : `Tap for ${p.name} on this phone`,
+        'aria-expanded': acting ? 'true' : 'false',
+        onclick: () => { if (acting) actingFor.delete(i); else actingFor.add(i); ui.rerender(); },
+      }, acting ? `Done tapping for ${p.name}` : `Tap for ${p.name}…`));
     }
     if (row.childElementCount) card.append(row);
     return card;
@@ -125,6 +154,15 @@
       return !table.finished && ['playing', 'verifying', 'race', 'last-minute'].includes(table.state.phase);
     },
 
+    // The countdown's work is done once the round is scored: its "Time's up!" may go.
+    timerOver(table) {
+      return ['scored', 'setup', 'finished'].includes(table.state.phase);
+    },
+
+    timerName(table) {
+      return table.state.phase === 'race' ? 'the one-minute race' : 'the one-minute timer';
+    },
+
     render(table, ui) {
       const s = table.state;
       $('pv-phase').textContent = (PHASES[s.phase] || (() => s.phase))(s) + (table.finished ? '' : ` First to ${s.target} wins.`);
@@ -146,8 +184,10 @@
       const order = s.players.map((_, i) => i);
       const me = ui.me;
       if (me !== null && me >= 0 && me < order.length) { order.splice(me, 1); order.unshift(me); }
+      for (const i of actingFor) if (i === me) actingFor.delete(i);
       $('pv-players').replaceChildren(...order.map((i) => playerCard(ui, table, i)));
       renderRounds(ui, table);
+      if (window.PivitCamera) window.PivitCamera.refresh(table);
     },
   };
 })();
