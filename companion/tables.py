@@ -19,6 +19,7 @@ import hashlib
 import hmac
 import json
 import logging
+import re
 import secrets
 import threading
 from dataclasses import dataclass, field, replace
@@ -27,10 +28,10 @@ from typing import Any, Callable, Iterable, Sequence
 from companion import pins
 from companion.devices import TimerOutput
 from companion.errors import InputError
-from companion.games import get_game
+from companion.games import available_games, get_game
 from companion.games.base import Game, OptionError, RuleError
 from companion.store import EventStore, LogEntry, NewEntry, StoreConflict, TableRecord
-from companion.timer import Clock, Countdown, SystemClock, TimerError, TimerRecord
+from companion.timer import MAX_SECONDS, Clock, Countdown, SystemClock, TimerError, TimerRecord
 
 log = logging.getLogger(__name__)
 
@@ -74,10 +75,27 @@ class NothingToUndo(Exception):
     """Undo with no events, or redo with nothing undone."""
 
 
+# Control characters a name shown on pages, in SVG and in CSV must not hold (whitespace is folded).
+_CONTROL = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x9f]")
+
+
+def _is_text(value: str) -> bool:
+    """True for Unicode text with no NUL: what the store can write and a page can show."""
+    if "\x00" in value:
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate, from a "\ud800" escape in JSON
+        return False
+    return True
+
+
 def check_players(game: Game, players: Any) -> list[str]:
     """Player names, stripped. Raises InputError for a bad list or count."""
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise InputError("players must be a list of names")
+    if any(not _is_text(p) or _CONTROL.search(p) for p in players):
+        raise InputError("player names are text without control characters")
     names = [" ".join(p.split()) for p in players]
     if any(not n for n in names):
         raise InputError("every player needs a name")
@@ -100,33 +118,42 @@ def check_pin(pin: Any) -> str:
     return pin
 
 
-def check_event(body: Any, players: Sequence[str]) -> dict[str, Any]:
+def check_event(body: Any, players: Sequence[str], game: Game | None = None) -> dict[str, Any]:
     """The game event in an action request, without the service's own keys.
 
-    Raises InputError when it is not an event at all (the engine judges the rules).
+    Raises InputError when it is not an event at all, or has a field the game's
+    vocabulary (`game.events`) does not give its type; RuleError when the game
+    has no such action (the engine judges the rest).
     """
     if not isinstance(body, dict):
         raise InputError("an action is a JSON object like {\"type\": \"done\", \"player\": 0}")
     event = {k: v for k, v in body.items() if k not in SERVICE_KEYS}
     kind = event.get("type")
-    if not isinstance(kind, str) or not kind or len(kind) > MAX_TYPE_LENGTH:
+    if not isinstance(kind, str) or not kind or len(kind) > MAX_TYPE_LENGTH or not _is_text(kind):
         raise InputError("an action needs a \"type\", such as \"done\"")
     if len(event) > MAX_EVENT_KEYS:
         raise InputError(f"an action has at most {MAX_EVENT_KEYS} fields")
+    if kind == TIMER_CANCELLED:
+        raise InputError("the countdown is cancelled with the timer's cancel command")
+    vocabulary = getattr(game, "events", None)
+    if vocabulary is not None:
+        if kind not in vocabulary:
+            raise RuleError(f"{game.title} has no {kind!r} action (it has {', '.join(vocabulary)})")
+        unknown = sorted(set(event) - {"type", BY} - set(vocabulary[kind]))
+        if unknown:
+            raise InputError(f"{unknown[0]}: the {kind} action has no such field")
     for key in ("player", BY):
         if key in event:
             player = event[key]
             if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(players):
                 raise InputError(f"\"{key}\" is a player's number, 0 to {len(players) - 1}")
-    if kind == TIMER_CANCELLED:
-        raise InputError("the countdown is cancelled with the timer's cancel command")
     return event
 
 
 def check_action_id(action_id: Any) -> str | None:
     if action_id is None:
         return None
-    if not isinstance(action_id, str) or not action_id or len(action_id) > MAX_ACTION_ID:
+    if not isinstance(action_id, str) or not action_id or len(action_id) > MAX_ACTION_ID or not _is_text(action_id):
         raise InputError(f"action_id is a string of 1 to {MAX_ACTION_ID} characters")
     return action_id
 
@@ -441,9 +468,15 @@ class TableService:
         outputs: Iterable[TimerOutput] = (),
         default_timer_seconds: float = 60.0,
         game_lookup: Callable[[str], Game] = get_game,
+        game_ids: Iterable[str] | None = None,
     ):
-        """Load every table in `store` and resume its countdown. Tables whose game is not installed are skipped."""
+        """Load every table in `store` and resume its countdown. Tables whose game is not installed are skipped.
+
+        `game_ids` are the games the API offers for new tables (default: every
+        installed engine); `game_lookup` finds an engine by id.
+        """
         self.store = store
+        self.game_ids = list(game_ids) if game_ids is not None else available_games()
         self.clock = clock or SystemClock()
         self.outputs = list(outputs)
         self.default_timer_seconds = default_timer_seconds
@@ -559,6 +592,10 @@ class TableService:
         log.info("table %s created: %s for %s", table_id, game.id, ", ".join(names))  # never the PIN
         return table, pin
 
+    def games(self) -> list[Game]:
+        """The engines new tables may play, in order."""
+        return [self.game_lookup(game_id) for game_id in self.game_ids]
+
     def get(self, table_id: str) -> Table:
         """The table. Raises TableNotFound."""
         try:
@@ -581,7 +618,7 @@ class TableService:
         table = self.get(table_id)
         action_id = check_action_id(action_id)
         expected_version = check_expected_version(expected_version)
-        event = check_event(body, table.players)
+        event = check_event(body, table.players, table.game)
         with table.lock:
             if action_id is not None and action_id in table.action_ids:
                 return table, True
@@ -646,8 +683,9 @@ class TableService:
         expected_version = check_expected_version(expected_version)
         if command not in ("start", "pause", "resume", "cancel"):
             raise InputError("command is one of start, pause, resume, cancel")
-        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))):
-            raise InputError("seconds must be a number")
+        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                    or not 0 < seconds <= MAX_SECONDS):  # NaN fails this too
+            raise InputError(f"seconds: a number of seconds, more than 0 and at most {int(MAX_SECONDS)}")
         with table.lock:
             if action_id is not None and action_id in table.action_ids:
                 return table, True

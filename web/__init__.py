@@ -6,10 +6,14 @@ made (with the devices attached); tests pass their own (with a manual clock)
 or just a DATA_DIR. Blueprints, one per concern:
 
 - `web.api`: JSON under /api (tables, actions, undo/redo, timer, health, OpenAPI),
+- `web.camera`, `web.hints`: camera checks of a Pivit grid, "I'm stuck" hints,
 - `web.stream`: /api/tables/<id>/stream, the live text/event-stream,
 - `web.pages`: server-rendered pages (home, table, history, chart, exports).
 
-Views are thin: they read the request, call the service and render.
+Every /api route is declared with its request and answer models
+(`web.contract.operation`): the same declaration checks the requests and
+makes /api/openapi.json. Views are thin: they read the request, call the
+service and render.
 """
 from __future__ import annotations
 
@@ -101,6 +105,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(stream.bp)
     app.register_blueprint(pages.bp)
     _register_errors(app)
+    from web.contract import checked_app
+
+    checked_app(app)  # every /api route declared, or the app does not start
     return app
 
 
@@ -111,6 +118,18 @@ def get_service():
 
 def wants_json() -> bool:
     return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
+
+
+# The routes whose body is a photo, with the photo limit instead of the small one.
+PHOTO_ENDPOINTS = frozenset({"camera.create", "hints.read_hand_photo"})
+
+
+def too_large_message(endpoint: str | None) -> str:
+    """What a 413 says: the limit of the route asked (a photo's, or any other body's)."""
+    if endpoint in PHOTO_ENDPOINTS:
+        limit = current_app.config["MAX_PHOTO_BYTES"]
+        return f"the photo is larger than {limit / 2**20:g} MiB ({limit} bytes): send a smaller picture"
+    return f"the request is larger than {current_app.config['MAX_CONTENT_LENGTH']} bytes"
 
 
 def _register_errors(app: Flask) -> None:
@@ -132,7 +151,8 @@ def _register_errors(app: Flask) -> None:
 
     app.register_error_handler(TableNotFound, lambda e: error(404, str(e)))
     app.register_error_handler(InputError, lambda e: error(400, str(e)))
-    app.register_error_handler(RuleError, lambda e: error(400, str(e)))
+    # The request was well formed; the table's state (its game's rules now) refuses it.
+    app.register_error_handler(RuleError, lambda e: error(409, str(e)))
     app.register_error_handler(TimerError, lambda e: error(409, str(e)))
     app.register_error_handler(NothingToUndo, lambda e: error(409, str(e)))
     app.register_error_handler(
@@ -145,7 +165,7 @@ def _register_errors(app: Flask) -> None:
         messages = {
             404: "no such page",
             405: "that method is not allowed here",
-            413: f"the request is larger than {app.config['MAX_CONTENT_LENGTH']} bytes",
+            413: too_large_message(request.endpoint),
         }
         response = error(exc.code or 500, messages.get(exc.code, exc.description or exc.name))
         if exc.code == 405 and hasattr(exc, "valid_methods") and exc.valid_methods:

@@ -171,7 +171,9 @@ def _check_origin():
 
 def _photo_upload() -> bool:
     """A photo sent to a camera check: the one API body that is not JSON (it still needs the PIN header)."""
-    return request.endpoint in ("camera.create", "hints.read_hand_photo")
+    from web import PHOTO_ENDPOINTS
+
+    return request.endpoint in PHOTO_ENDPOINTS
 
 
 def _refuse(status: int, message: str):

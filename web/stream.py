@@ -24,11 +24,28 @@ from __future__ import annotations
 import json
 import threading
 
+from typing import Annotated
+
 from flask import Blueprint, Response, current_app, jsonify, request
+from pydantic import Field
 
 from web import get_service
+from web.api import TABLE_ERRORS, Table
+from web.contract import Answer, Body, Error, Header, Reply, operation
 
 bp = Blueprint("stream", __name__)
+
+
+class StreamQuery(Body):
+    model_config = {"strict": False}  # query values are text
+
+    last_event_id: Annotated[int, Field(ge=0, le=2**53, description=(
+        "The version the phone has seen (as Last-Event-ID, for clients that cannot set headers)."))] | None = None
+
+
+class Heartbeat(Answer):
+    server_time_ms: int
+    version: int = Field(description="The version this stream has sent last (-1: none yet).")
 
 ENVIRON_KEY = "companion.live_stream"
 # While this share of the places is taken, heartbeats come BUSY_HEARTBEAT_SECONDS apart at most.
@@ -148,20 +165,33 @@ def _slots() -> StreamSlots:
     return slots
 
 
-def _last_event_id() -> int | None:
-    raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
+def _last_event_id(query: StreamQuery) -> int | None:
+    """The version the phone saw last: Last-Event-ID (browsers send it when they reconnect), else the query's."""
+    raw = request.headers.get("Last-Event-ID")
     if raw is None:
-        return None
-    try:
-        value = int(raw)
-    except ValueError:
-        return None
-    return value if value >= 0 else None
+        return query.last_event_id
+    # Browsers send back the id they were given; anything else is not ours: the table comes at once.
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 16 else None
 
 
-@bp.get("/api/tables/<table_id>/stream")
-def stream(table_id: str):
+@operation(bp, "/api/tables/<table_id>/stream", summary="Live updates as text/event-stream", query=StreamQuery,
+           headers=(Header("Last-Event-ID", "The id of the last event seen (browsers send it when they reconnect); "
+                                            "one that is not a whole number is ignored.", {"type": "string"}),),
+           replies={200: Reply("The stream: `retry`, then a `table` event at once if the table changed since "
+                               "Last-Event-ID, and one for each change; `heartbeat` events while nothing happens.",
+                               media="text/event-stream", schema={"type": "string"},
+                               events={"table": Table, "heartbeat": Heartbeat}),
+                    **TABLE_ERRORS,
+                    429: Reply("Too many live streams from this address (see Retry-After).", Error,
+                               headers={"Retry-After": "Seconds to wait."}),
+                    503: Reply("Too many live phones on this companion (see Retry-After).", Error,
+                               headers={"Retry-After": "Seconds to wait."})})
+def stream(table_id: str, query: StreamQuery):
+    """Each `table` event carries the whole table (as GET /api/tables/{id}) with its version as the event id;
+    `heartbeat` events carry the server clock. Reconnect with Last-Event-ID (or ?last_event_id=) to get the
+    table at once if it changed."""
     table = get_service().get(table_id)
+    seen = _last_event_id(query)
     slots = _slots()
     client = request.remote_addr or "?"
     refused = slots.take(client)
@@ -170,7 +200,7 @@ def stream(table_id: str):
         response.status_code = refused[0]
         response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
-    live = LiveStream(table, _last_event_id(), slots, client, float(current_app.config["HEARTBEAT_SECONDS"]))
+    live = LiveStream(table, seen, slots, client, float(current_app.config["HEARTBEAT_SECONDS"]))
     request.environ[ENVIRON_KEY] = live
     response = Response(live, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache, no-store"

@@ -7,6 +7,7 @@ service looks a game up by its id and gets an object following
 from __future__ import annotations
 
 import importlib
+import importlib.util
 
 from companion.games.base import Game
 

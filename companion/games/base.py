@@ -30,6 +30,12 @@ class Game(Protocol):
     min_players: int
     max_players: int
 
+    # The event vocabulary: for each event type, its fields besides "type", as Python
+    # types (int, bool, str, list[str], Literal[...]); NotRequired[...] marks a field
+    # that may be left out. "player" is a player's index. The service refuses any other
+    # type or field before `apply` sees the event, and the API documents exactly these.
+    events: dict[str, dict[str, Any]]
+
     def default_options(self) -> dict[str, Any]:
         """Every option with its default value."""
 

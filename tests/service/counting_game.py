@@ -18,6 +18,8 @@ class CountingGame:
     min_players = 1
     max_players = 4
 
+    events = {"count": {"player": int}, "race": {"player": int}, "timer-expired": {}}
+
     def default_options(self) -> dict[str, Any]:
         return {"goal": 3, "race_seconds": 5, "seed": None}  # the seed is unused: the game has no luck
 

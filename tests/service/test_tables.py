@@ -96,7 +96,9 @@ def test_actions_move_the_version_and_the_state(service):
 
 @pytest.mark.parametrize("body, error, message", [
     ({"type": "count", "player": 1}, RuleError, "player 0's turn"),
-    ({"type": "fly"}, RuleError, "unknown action"),
+    ({"type": "fly"}, RuleError, "Counting has no 'fly' action"),
+    ({"type": "count", "player": 0, "colour": "red"}, InputError, "colour: the count action has no such field"),
+    ({"type": "count\x00", "player": 0}, InputError, "needs a \"type\""),
     ({"player": 0}, InputError, "needs a \"type\""),
     ({"type": ""}, InputError, "needs a \"type\""),
     ({"type": "count", "player": 2}, InputError, "0 to 1"),
@@ -259,8 +261,10 @@ def test_hand_commands(service, clock):
         service.timer(table.id, "explode")
     with pytest.raises(InputError, match="number"):
         service.timer(table.id, "start", seconds="ten")
-    with pytest.raises(TimerError):
-        service.timer(table.id, "start", seconds=0)
+    # A length that is no length is bad input (400), not a timer that cannot do it now (409).
+    for seconds in (0, -5, float("nan"), float("inf"), 1e308, True):
+        with pytest.raises(InputError, match="seconds"):
+            service.timer(table.id, "start", seconds=seconds)
 
 
 def test_starting_by_hand_while_the_rules_ask_serves_the_rules(service, clock):
@@ -431,7 +435,7 @@ def test_the_state_is_always_the_fold_of_the_effective_events_and_survives_a_res
     for op in ops:
         try:
             if op[0] == "act":
-                event = {"type": op[1], "player": op[2]}
+                event = {"type": op[1], "player": op[2]} if op[1] != "timer-expired" else {"type": op[1]}
                 service.act(table.id, event)
                 effective.append(event)
                 undone.clear()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.games import get_game
+from companion.games import available_games, get_game
 from companion.store import EventStore
 from companion.tables import TableService
 from companion.timer import ManualClock, PageTimerOutput
@@ -36,7 +36,7 @@ def clock():
 @pytest.fixture
 def service(tmp_path, clock):
     service = TableService(EventStore(tmp_path / "companion.db"), clock=clock, outputs=[PageTimerOutput()],
-                           game_lookup=lookup)
+                           game_lookup=lookup, game_ids=[*available_games(), "counting"])
     yield service
     service.close()
 

@@ -61,11 +61,11 @@ def test_create_answers_201_with_the_table_its_pin_and_address(client):
 
 @pytest.mark.parametrize("body, message", [
     ({"game": "chess", "players": ["A", "B"]}, "unknown game"),
-    ({"players": ["A", "B"]}, "game must be"),
+    ({"players": ["A", "B"]}, "game: required"),
     ({"game": "pivit-tiles", "players": ["Ann"]}, "2 to 4 players"),
     ({"game": "pivit-tiles", "players": ["Ann", "Bob"], "options": {"timer_seconds": 0}}, "timer_seconds"),
     ({"game": "pivit-tiles", "players": ["Ann", "Bob"], "options": {"stick_values": [1, 2, 4]}}, "highest first"),
-    ({"game": "pivit-tiles", "players": ["Ann", "Bob"], "options": {"colour": "red"}}, "unknown option"),
+    ({"game": "pivit-tiles", "players": ["Ann", "Bob"], "options": {"colour": "red"}}, "options.colour: unknown field"),
     ({"game": "pivit-tiles", "players": ["Ann", "Bob"], "pin": "12"}, "PIN"),
 ])
 def test_create_errors(client, body, message):
@@ -121,12 +121,16 @@ def test_actions_answer_the_new_state(api):
     assert after["state"]["players"][0]["tokens"] == 1
 
 
-def test_rule_errors_are_400_with_the_engines_message(api):
+def test_rule_errors_are_409_with_the_engines_message(api):
+    """A well-formed action the rules forbid now is a conflict with the table's state (409);
+    one that is not an action of any game here is bad input (400)."""
     table = api.create()
-    body = api.act(table["id"], expect=400, type="trade", player=0)
+    body = api.act(table["id"], expect=409, type="trade", player=0)
     assert body == {"error": "Trading is not possible before the round starts (say go first)"}
     body = api.act(table["id"], expect=400, type="bogus")
-    assert "unknown action" in body["error"]
+    assert "no game here has a 'bogus' action" in body["error"]
+    body = api.act(table["id"], expect=409, type="move", player=0, move="a1-a2")
+    assert body["error"].startswith("Pivit (tile game) has no 'move' action")
     body = api.act(table["id"], expect=400, player=0)
     assert "type" in body["error"]
     body = api.act(table["id"], expect=400, type="trade", player=5)
@@ -221,7 +225,7 @@ def test_timer_commands(api, clock):
     assert api.post(f"/api/tables/{tid}/timer", command="resume")["timer"]["status"] == "running"
     assert api.post(f"/api/tables/{tid}/timer", command="cancel")["timer"]["status"] == "idle"
     assert "command" in api.post(f"/api/tables/{tid}/timer", expect=400, command="stop")["error"]
-    assert "seconds" in api.post(f"/api/tables/{tid}/timer", expect=409, command="start", seconds=-5)["error"]
+    assert "seconds" in api.post(f"/api/tables/{tid}/timer", expect=400, command="start", seconds=-5)["error"]
 
 
 def test_events_log(client, api):

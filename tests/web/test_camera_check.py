@@ -116,7 +116,8 @@ def test_verdict_not_correct_is_recorded_as_such(client, api):
 
 def test_table_camera_takes_the_picture_when_no_photo_is_sent(client, api, camera):
     table_id = table_after_done(api)
-    response = client.post(f"/api/tables/{table_id}/camera-checks?player=0", headers={"X-Table-Pin": PIN})
+    response = client.post(f"/api/tables/{table_id}/camera-checks?player=0&source=camera",
+                           headers={"X-Table-Pin": PIN})
     assert response.status_code == 201, response.get_json()
     assert response.get_json()["valid"] is True and camera.captures == 1
     health = client.get("/api/health").get_json()
@@ -128,7 +129,7 @@ def test_verify_refused_when_the_rules_do_not_allow_it(client, api):
     check = upload(client, table["id"], photo(GOOD)).get_json()  # nobody said done
     response = client.post(f"/api/tables/{table['id']}/camera-checks/{check['id']}/verify",
                            json={}, headers={"X-Table-Pin": PIN})
-    assert response.status_code == 400 and "error" in response.get_json()
+    assert response.status_code == 409 and "error" in response.get_json()
 
 
 @pytest.mark.parametrize(
@@ -138,8 +139,9 @@ def test_verify_refused_when_the_rules_do_not_allow_it(client, api):
         (b"\xff\xd8\xff\xe0" + b"\x00" * 100, {}, 400, ""),  # a truncated JPEG
         (None, {"pin": None}, 401, "PIN"),
         (None, {"pin": "0000"}, 403, "wrong PIN"),
-        (None, {"player": 7}, 400, "no player 7"),
-        (None, {"player": "x"}, 400, "player=N"),
+        (None, {"player": 3}, 400, "no player 3"),
+        (None, {"player": 7}, 400, "player: input should be less than or equal to 3"),
+        (None, {"player": "x"}, 400, "player"),
         (None, {"content_type": "text/plain"}, 400, "image/jpeg"),
         (b"\xff" * 2_000_001, {}, 413, ""),
     ],
@@ -167,7 +169,8 @@ def test_no_camera_and_no_photo_is_409(service, api):
     app = create_app({"TABLE_SERVICE": service, "START_TICKER": False, "TESTING": True})
     client = app.test_client()
     table_id = table_after_done(Api(client))
-    response = client.post(f"/api/tables/{table_id}/camera-checks?player=0", headers={"X-Table-Pin": PIN})
+    response = client.post(f"/api/tables/{table_id}/camera-checks?player=0&source=camera",
+                           headers={"X-Table-Pin": PIN})
     assert response.status_code == 409 and "upload a photo" in response.get_json()["error"]
     assert client.get("/api/health").get_json()["camera"]["attached"] is False
 
@@ -179,18 +182,19 @@ def test_other_games_and_unknown_checks(client, api):
     table_id = table_after_done(api)
     assert client.get(f"/api/tables/{table_id}/camera-checks/nope").status_code == 404
     response = client.post(f"/api/tables/{table_id}/camera-checks/nope/corrections",
-                           json={"cells": []}, headers={"X-Table-Pin": PIN})
+                           json={"cells": [{"row": 0, "col": 0, "tile": "3G"}]}, headers={"X-Table-Pin": PIN})
     assert response.status_code == 404
 
 
 @pytest.mark.parametrize(
     "cells, fragment",
     [
-        ([], "list"),
-        ("3G", "list"),
+        ([], "cells: at least 1 items"),
+        ("3G", "cells: input should be a valid list"),
         ([{"row": 0, "col": 0, "tile": "9Z"}], "not a tile"),
         ([{"row": 0, "col": 0, "tile": "1W"}], "white is not in the classic"),
-        ([{"row": "a", "col": 0, "tile": "1R"}], "whole numbers"),
+        ([{"row": "a", "col": 0, "tile": "1R"}], "cells.0.row: input should be a valid integer"),
+        ([{"row": 0, "col": 0}], "cells.0.tile: required"),  # no tile is not "no tile there" (null)
     ],
 )
 def test_bad_corrections_change_nothing(client, api, cells, fragment):

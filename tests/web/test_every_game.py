@@ -29,7 +29,11 @@ def test_every_game_is_served(client, game_id):
         assert client.get(path).status_code == 200, path
     html = client.get("/").get_data(as_text=True)
     assert f'data-game="{game_id}"' in html
-    # A refused action answers the engine's own message, never a server error.
+    # An action no game has is a 400; another game's action a 409 with this game's words; never a server error.
     response = client.post(f"/api/tables/{tid}/actions", json={"type": "no-such-action", "player": 0},
                            headers={"X-Table-Pin": PIN})
     assert response.status_code == 400 and response.get_json()["error"]
+    other = "move" if game_id != "pivit-board" else "trade"
+    response = client.post(f"/api/tables/{tid}/actions", json={"type": other, "player": 0, "move": "a1-a2"}
+                           if other == "move" else {"type": other, "player": 0}, headers={"X-Table-Pin": PIN})
+    assert response.status_code == 409 and "has no" in response.get_json()["error"]

@@ -63,8 +63,9 @@ def test_young_tables_allow_hints_by_default(client, api):
         ({"hints": True}, {"tiles": ["3G", "9Z"]}, 400, "tile 2"),
         ({"hints": True}, {"tiles": ["1W", "2R", "3R"]}, 400, "white is not in the classic"),
         ({"hints": True}, {"tiles": ["1R"] * 4}, 400, "a box has only 3"),
-        ({"hints": True}, {"player": 5}, 400, "no player 5"),
-        ({"hints": True}, {"tiles": ["1R"] * 41}, 400, "Pivit hands hold 24"),
+        ({"hints": True}, {"player": 3}, 400, "no player 3"),
+        ({"hints": True}, {"player": 5}, 400, "player: input should be less than or equal to 3"),
+        ({"hints": True}, {"tiles": ["1R"] * 41}, 400, "tiles: at most 40 items"),
     ],
 )
 def test_bad_hint_requests(client, api, options, kwargs, status, fragment):

@@ -112,7 +112,7 @@ def test_whole_games_through_the_api_end_with_the_right_winner(api, service, clo
     assert state["message"] == winner_text(state, state["winners"]).replace(" the game!", ": ") + state["outcome"]["reason"]
     assert state["suggestion"] is None and table["actions"] == [] and table["finished_ms"] is not None
     assert table["timer"]["status"] == "idle"  # the turn clock stops with the game
-    assert "the game is over" in api.act(tid, expect=400, type="move", player=0, move="a2-b2")["error"]
+    assert "the game is over" in api.act(tid, expect=409, type="move", player=0, move="a2-b2")["error"]
 
 
 def test_the_page_loads_the_board_and_its_styles(api, client):

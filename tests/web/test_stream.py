@@ -85,7 +85,10 @@ def test_last_event_id_resumes(client, api):
     message = reader.next()
     assert message["event"] == "table" and message["id"] == "2"
     reader.close()
-    # The page's own reconnect passes it in the query string; junk is ignored.
+    # The page's own reconnect passes it in the query string, where junk is a 400; in the header it is ignored.
+    for junk in ("soon", "1.5", "-1"):
+        response = client.get(f"/api/tables/{table['id']}/stream?last_event_id={junk}")
+        assert response.status_code == 400 and response.get_json()["error"].startswith("query last_event_id: ")
     response = client.get(f"/api/tables/{table['id']}/stream?last_event_id=2", buffered=False)
     reader = Reader(response)
     reader.next()

@@ -51,7 +51,7 @@ def test_two_players_to_the_end(api, service, clock):
     assert after["state"]["winners"] == [0] and after["state"]["phase"] == "finished"
     assert after["finished_ms"] is not None
     # Nothing more can be played.
-    assert "game is over" in api.act(tid, expect=400, type="next-round")["error"]
+    assert "game is over" in api.act(tid, expect=409, type="next-round")["error"]
 
 
 @pytest.mark.parametrize("players, sticks", [(3, [4, 2]), (4, [4, 2, 1])])

@@ -119,6 +119,8 @@ class PivitBoard:
     min_players = 2
     max_players = MAX_PLAYERS
 
+    events = {"move": {"player": int, "move": str}, "timer-expired": {}}
+
     def default_options(self) -> dict[str, Any]:
         return dict(DEFAULT_OPTIONS)
 

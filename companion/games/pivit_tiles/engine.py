@@ -19,7 +19,7 @@ Every decision the rulebook leaves open is written in docs/rules/pivit-tiles.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal, NotRequired
 
 from companion.games.base import OptionError, RuleError
 
@@ -184,6 +184,17 @@ class PivitTiles:
     title = "Pivit (tile game)"
     min_players = 2
     max_players = 4
+
+    events = {
+        "start-round": {},
+        "trade": {"player": int},
+        "done": {"player": int},
+        "return-stick": {"player": int},
+        "verify": {"player": int, "valid": bool, "source": NotRequired[Literal["manual", "camera"]]},
+        "timer-expired": {},
+        "next-round": {},
+        "leave": {"player": int},
+    }
 
     def default_options(self) -> dict[str, Any]:
         return {

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, NotRequired
 
 from companion.games.base import OptionError, RuleError
 from companion.games.quivit import grid as g
@@ -67,6 +67,19 @@ class Quivit:
     title = "Quivit"
     min_players = 2
     max_players = MAX_PLAYERS
+
+    events = {
+        "block": {"player": int, "card": NotRequired[str]},
+        "start-turn": {"player": int},
+        "roll": {"player": int, "color": NotRequired[str]},
+        "rotate": {"player": int, "card": str, "direction": str},
+        "claim-free-link": {"player": int, "card": str},
+        "take": {"player": int, "cards": NotRequired[list[int]], "double_rotate": NotRequired[bool],
+                 "free_link": NotRequired[bool]},
+        "timer-expired": {},
+        "draw": {"player": int, "value": NotRequired[int]},
+        "skip-draw": {"player": int},
+    }
 
     def default_options(self) -> dict[str, Any]:
         return dict(DEFAULTS)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NotRequired
 
 from companion.games.base import OptionError, RuleError
 from companion.games.scrabble_junior import advice
@@ -664,6 +664,13 @@ class ScrabbleJunior:
         from companion.games.scrabble_junior.layout import builtin_layouts
 
         return {"tiles": [DIGITAL, REAL], "layout": builtin_layouts()}
+
+    events = {
+        "cover": {"player": int, "cell": str, "letter": NotRequired[str]},
+        "end-turn": {"player": int},
+        "exchange": {"player": int, "tiles": NotRequired[list[str]]},
+        "pass": {"player": int},
+    }
 
     def default_options(self) -> dict[str, Any]:
         return {

@@ -50,7 +50,7 @@
     status(photo ? 'Reading the photo…' : 'Taking the picture…');
     $('pvc-result').hidden = true;
     const body = photo ? await shrink(photo) : null;
-    const result = await ui.call(`camera-checks?player=${player}`, { body });
+    const result = await ui.call(`camera-checks?player=${player}${photo ? '' : '&source=camera'}`, { body });
     if (!result) { failed('No check'); return; }
     check = result;
     status('');
