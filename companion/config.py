@@ -124,6 +124,10 @@ _TIMER_TYPES: dict[str, tuple[type, ...]] = {"default_seconds": (int, float)}
 _TOP_KEYS = {"data_dir", "server", "timer", "games", "hardware", "camera"}
 
 
+# The largest config file read (the documented example with every key is a few kilobytes).
+MAX_CONFIG_BYTES = 256 * 1024
+
+
 def load_config(path: str | os.PathLike | None = None, env: Mapping[str, str] | None = None) -> Config:
     """The configuration from `path`, or from the default file if it exists, else defaults.
 
@@ -138,6 +142,8 @@ def load_config(path: str | os.PathLike | None = None, env: Mapping[str, str] | 
         path = candidate
     path = Path(path).expanduser()
     try:
+        if path.stat().st_size > MAX_CONFIG_BYTES:  # a wrong file, not a configuration: refuse before reading it
+            raise InputError(f"{path}: too large for a config file (at most {MAX_CONFIG_BYTES // 1024} KiB)")
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InputError(f"{path}: no such config file") from None

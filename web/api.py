@@ -22,7 +22,7 @@ from companion.errors import InputError
 from companion.tables import MAX_ACTION_ID, MAX_PLAYER_NAME
 from companion.timer import MAX_SECONDS
 from web import get_service
-from web.contract import (MAX_ITEMS, PIN_HEADERS, Answer, Body, Error, Name, Reply, Text, errors, operation,
+from web.contract import (MAX_ITEMS, PIN_HEADERS, Answer, Body, Error, Name, Reply, Text, Whole, errors, operation,
                           pin_errors, validate)
 from web.security import require_pin
 
@@ -40,7 +40,7 @@ Pin = Annotated[str, Field(description="The table PIN: 4 to 12 digits.",
                            json_schema_extra={"pattern": "^[0-9]{4,12}$"}), AfterValidator(_pin)]
 ActionId = Text(MAX_ACTION_ID, min_length=1,
                 description="Any unique string; a request repeated with the same action_id is applied once.")
-Version = Annotated[int, Field(ge=0, le=2**53, description="Refuse with 409 unless the table is at this version.")]
+Version = Whole(0, 2**53, "Refuse with 409 unless the table is at this version.")
 PlayerName = Name(MAX_PLAYER_NAME, "A player's name (spaces are folded; names differ by more than case).")
 
 
@@ -112,7 +112,7 @@ def _option_type(game, key: str, default: Any) -> Any:
 def _event_type(python_type: Any, game) -> Any:
     """A field of the game's vocabulary as a checked type (players by number, bounded text and lists)."""
     if python_type is int:
-        return Annotated[int, Field(ge=-(2**31), le=2**31)]
+        return Whole(-(2**31), 2**31)
     if python_type is str:
         return Text(MAX_ITEMS * 4, min_length=1)
     if get_origin(python_type) is list:
@@ -128,7 +128,7 @@ def _event_model(game, kind: str, fields: dict[str, Any]) -> type[BaseModel]:
         if optional:
             (python_type,) = get_args(python_type)
         if name == "player":
-            checked = Annotated[int, Field(ge=0, le=game.max_players - 1, description="A player's number, from 0.")]
+            checked = Whole(0, game.max_players - 1, "A player's number, from 0.")
         else:
             checked = _event_type(python_type, game)
         declared[name] = (checked | None, None) if optional else (checked, ...)
@@ -154,7 +154,8 @@ class GameModels:
                 **{key: (_option_type(game, key, value) | None, None)
                    for key, value in game.default_options().items() if key != "pin"})
             players = Annotated[list[PlayerName], Field(json_schema_extra={
-                "minItems": game.min_players, "maxItems": game.max_players}), AfterValidator(_player_count(game))]
+                "minItems": game.min_players, "maxItems": game.max_players, "uniqueItems": True}),
+                AfterValidator(_player_count(game))]
             tables.append(create_model(
                 f"New{_camel(game.id)}Table", __base__=Body, __doc__=f"A new table of {game.title}.",
                 game=(Literal[game.id], ...), players=(players, ...), options=(options | None, None),
@@ -173,14 +174,14 @@ class GameModels:
         if not isinstance(data, dict):
             raise InputError("an action is a JSON object like {\"type\": \"done\", \"player\": 0}")
         kind = data.get("type")
+        if not isinstance(kind, str):
+            raise InputError("type: required, the action's name (such as \"done\")")
         own = self.events.get(game_id, {})
         if kind in own:
             return validate(own[kind], data).model_dump(exclude_unset=True)
-        others = [by_kind[kind] for by_kind in self.events.values() if isinstance(kind, str) and kind in by_kind]
+        others = [by_kind[kind] for by_kind in self.events.values() if kind in by_kind]
         if not others:
             known = sorted({k for by_kind in self.events.values() for k in by_kind})
-            if kind is None:
-                raise InputError("type: required (an action such as \"done\")")
             raise InputError(f"type: no game here has a {kind!r} action ({', '.join(known)})")
         # Another game's action: well formed for the API, then refused by this table's game (409).
         return validate(others[0], data).model_dump(exclude_unset=True)
@@ -224,6 +225,9 @@ class Table(Answer):
     can_redo: bool
     undo_event: dict[str, Any] | None
     redo_event: dict[str, Any] | None
+    undo_text: str | None = Field(description="undo_event as the game says it (\"Ann marked Cy's grid wrong\"), "
+                                              "or null when the game has no sentences for it.")
+    redo_text: str | None = Field(description="The same for redo_event.")
     created_ms: int
     finished_ms: int | None
     last_change: dict[str, Any] | None
@@ -417,7 +421,8 @@ def list_tables():
 def create_table(body):
     """Options are the game's (GET /api/games shows them with their defaults); the game checks their values."""
     new = body.root
-    options = new.options.model_dump(exclude_unset=True) if new.options is not None else None
+    # An option given as null takes its default (Pivit's target: by the number of players).
+    options = new.options.model_dump(exclude_none=True) if new.options is not None else None
     table, pin = get_service().create(new.game, new.players, options, new.pin)
     url = table_url(table.id)
     extra = f'"pin":{json.dumps(pin)},"url":{json.dumps(url)},'

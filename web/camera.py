@@ -25,7 +25,7 @@ from companion.camera_checks import CameraCheckError, GridRules
 from companion.errors import InputError
 from web import get_service
 from web.api import CHANGE_REPLIES, Mutation, PinBody, table_response
-from web.contract import MAX_ITEMS, PIN_HEADERS, Answer, Body, Error, Photo, Reply, Text, operation, pin_errors
+from web.contract import MAX_ITEMS, PIN_HEADERS, Answer, Body, Error, Photo, Reply, Text, Whole, operation, pin_errors
 from web.security import require_pin
 
 bp = Blueprint("camera", __name__, url_prefix="/api/tables/<table_id>/camera-checks")
@@ -44,8 +44,8 @@ class CheckQuery(Body):
 
 
 class Correction(Body):
-    row: Annotated[int, Field(ge=-50, le=50)]
-    col: Annotated[int, Field(ge=-50, le=50)]
+    row: Whole(-50, 50)
+    col: Whole(-50, 50)
     tile: Text(4, min_length=1, description="3G, ** for a wild; null: no tile there.") | None = Field(
         description="Required: null removes a tile the camera saw where there is none.")
 

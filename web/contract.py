@@ -42,7 +42,7 @@ from functools import wraps
 from typing import Any, Annotated, Callable, Mapping
 
 from flask import Blueprint, Flask, current_app, request
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 from pydantic.json_schema import models_json_schema
 
 from companion.errors import InputError
@@ -93,6 +93,18 @@ def Text(max_length: int = MAX_TEXT, min_length: int = 0, description: str | Non
     return Annotated[str, Field(min_length=min_length, max_length=max_length, description=description,
                                 json_schema_extra={"pattern": f"^[^{_FORBIDDEN}]*$", **extra}),
                      AfterValidator(_clean)]
+
+
+def _integral(value: Any) -> Any:
+    # JSON does not tell 1 from 1.0, and neither does JSON Schema's "integer": a whole float is a whole number.
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def Whole(ge: int, le: int, description: str | None = None) -> Any:
+    """A whole number from `ge` to `le` (1.0 counts as 1; true, "1" and 1.5 do not)."""
+    return Annotated[int, BeforeValidator(_integral), Field(ge=ge, le=le, description=description)]
 
 
 def Name(max_length: int, description: str | None = None) -> Any:
@@ -235,8 +247,7 @@ class Reply:
     media: str = "application/json"
     schema: Mapping[str, Any] | None = None  # for media that is not JSON
     headers: Mapping[str, str] = field(default_factory=dict)  # name -> description
-    # A text/event-stream: each event's name and the model of its JSON data
-    # (the document lists them as "x-events" of the stream's schema).
+    # A text/event-stream: each event's name and the model of its JSON data.
     events: Mapping[str, type[BaseModel]] = field(default_factory=dict)
 
 
@@ -270,10 +281,11 @@ class Operation:
 
 
 PIN_HEADERS = (
-    Header("X-Table-Pin", "The table's PIN (or \"pin\" in the JSON body).",
-           {"type": "string", "pattern": "^[0-9]{4,12}$"}),
+    # Any text: a wrong PIN is a 403 (and counts towards the limits), like a right one in the wrong form.
+    Header("X-Table-Pin", "The table's PIN, 4 to 12 digits (or \"pin\" in the JSON body).",
+           {"type": "string"}),
     Header("X-Table-Token", "The table's token, from the X-Table-Token header of an answer to the right PIN; "
-                            "stands for the PIN and is never locked out.", {"type": "string", "maxLength": 99}),
+                            "stands for the PIN and is never locked out.", {"type": "string"}),
 )
 
 
@@ -425,11 +437,18 @@ def document(app: Flask, server_url: str, title: str, version: str, description:
             answer: dict[str, Any] = {"description": reply.description}
             if reply.model is not None:
                 answer["content"] = {reply.media: {"schema": refs[(reply.model, "serialization")]}}
+            elif reply.events:
+                # Before OpenAPI 3.2 (itemSchema), an event stream's schema describes each event.
+                answer["content"] = {reply.media: {"schema": {"oneOf": [
+                    {"type": "object", "required": ["event", "data"], "additionalProperties": False, "properties": {
+                        "event": {"const": name},
+                        "data": {"type": "string", "contentMediaType": "application/json",
+                                 "contentSchema": refs[(model, "serialization")]},
+                        "id": {"type": "string", "pattern": "^[0-9]+$"},
+                        "retry": {"type": "integer"}}}
+                    for name, model in reply.events.items()]}}}
             elif reply.schema is not None:
-                schema = dict(reply.schema)
-                if reply.events:
-                    schema["x-events"] = {name: refs[(model, "serialization")] for name, model in reply.events.items()}
-                answer["content"] = {reply.media: {"schema": schema}}
+                answer["content"] = {reply.media: {"schema": dict(reply.schema)}}
             if reply.headers:
                 answer["headers"] = {name: {"description": text, "schema": {"type": "string"}}
                                      for name, text in reply.headers.items()}

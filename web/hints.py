@@ -19,14 +19,14 @@ from companion.errors import InputError
 from companion.hints import MAX_HAND, HintRefused, hint, hint_rules
 from web import get_service
 from web.api import PinBody
-from web.contract import PIN_HEADERS, Answer, Body, Error, Photo, Reply, Text, operation, pin_errors
+from web.contract import PIN_HEADERS, Answer, Body, Error, Photo, Reply, Text, Whole, operation, pin_errors
 from web.security import require_pin
 
 bp = Blueprint("hints", __name__, url_prefix="/api/tables/<table_id>")
 
 
 class HintRequest(PinBody):
-    player: Annotated[int, Field(ge=0, le=3, description="Whose hand this is (index in the players list).")]
+    player: Whole(0, 3, "Whose hand this is (index in the players list).")
     tiles: Annotated[list[Text(3, min_length=1)], Field(max_length=MAX_HAND, description=(
         "The tiles in the hand, like 3G, ** for a wild."))]
 

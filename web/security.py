@@ -154,8 +154,8 @@ def _same_origin(origin: str) -> bool:
 
 
 def _check_origin():
-    if request.method not in UNSAFE_METHODS:
-        return None
+    if request.method not in UNSAFE_METHODS or request.routing_exception is not None:
+        return None  # no such route or method: the 404 or 405 says so
     origin = request.headers.get("Origin")
     if origin is not None and origin != "null" and not _same_origin(origin):
         return _refuse(403, "cross-site request refused")

@@ -179,8 +179,7 @@ def _last_event_id(query: StreamQuery) -> int | None:
                                             "one that is not a whole number is ignored.", {"type": "string"}),),
            replies={200: Reply("The stream: `retry`, then a `table` event at once if the table changed since "
                                "Last-Event-ID, and one for each change; `heartbeat` events while nothing happens.",
-                               media="text/event-stream", schema={"type": "string"},
-                               events={"table": Table, "heartbeat": Heartbeat}),
+                               media="text/event-stream", events={"table": Table, "heartbeat": Heartbeat}),
                     **TABLE_ERRORS,
                     429: Reply("Too many live streams from this address (see Retry-After).", Error,
                                headers={"Retry-After": "Seconds to wait."}),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from companion.errors import InputError
@@ -111,15 +112,31 @@ def add_check_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tileset", default="classic", choices=["classic", "connect"], help="tile set (default classic)")
 
 
+# The largest grid or hand file read: a whole box of tiles as a grid is a few kilobytes.
+MAX_TEXT_FILE_BYTES = 1024 * 1024
+
+
+def _too_large(path: str) -> InputError:
+    return InputError(f"{path}: too large for a grid or hand file (at most {MAX_TEXT_FILE_BYTES // 1024} KiB)")
+
+
 def read_text(path: str) -> str:
-    """A file's text (or standard input for "-"). Raises InputError naming the file, line and column."""
+    """A file's text (or standard input for "-"). Raises InputError naming the file, line and column.
+
+    A file larger than MAX_TEXT_FILE_BYTES is refused before it is read (a pipe
+    once that much has arrived), so a wrong file never fills the memory.
+    """
     try:
         if path == "-":
-            data = sys.stdin.buffer.read()
             path = "<stdin>"
+            data = sys.stdin.buffer.read(MAX_TEXT_FILE_BYTES + 1)
         else:
             with open(path, "rb") as f:
-                data = f.read()
+                if os.fstat(f.fileno()).st_size > MAX_TEXT_FILE_BYTES:
+                    raise _too_large(path)
+                data = f.read(MAX_TEXT_FILE_BYTES + 1)
+        if len(data) > MAX_TEXT_FILE_BYTES:
+            raise _too_large(path)
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except IsADirectoryError:
