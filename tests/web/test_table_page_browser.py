@@ -21,8 +21,19 @@ from .browser import (Shots, card, create_table, join, no_sideways_scroll, open_
 pytestmark = pytest.mark.browser
 
 
+def box(locator):
+    """The element's box. The live page redraws its buttons as events arrive, so an element found a moment
+    ago may be replaced just before it is measured (Playwright then answers None): ask again."""
+    for _ in range(50):
+        found = locator.bounding_box()
+        if found is not None:
+            return found
+        locator.page.wait_for_timeout(100)
+    raise AssertionError(f"{locator} never had a box")
+
+
 def top(page, selector):
-    return page.locator(selector).bounding_box()["y"]
+    return box(page.locator(selector))["y"]
 
 
 def remaining_ms(page):
@@ -51,7 +62,7 @@ def test_the_game_comes_first_and_this_phone_is_a_player(browser, server, width)
     assert top(ann, "#timer-panel") < top(ann, "#pv-table-actions") < top(ann, "#invite") < top(ann, "#controls") \
         < top(ann, "#me-card") < top(ann, "#devices") < top(ann, "#scores")
     go = ann.get_by_role("button", name="Go: start round 1")
-    assert go.bounding_box()["y"] + go.bounding_box()["height"] <= ann.viewport_size["height"]  # no scrolling to start
+    assert box(go)["y"] + box(go)["height"] <= ann.viewport_size["height"]  # no scrolling to start
     expect(ann.locator("li.player").first).to_have_attribute("data-player", "0")  # Ann's own card first
     no_sideways_scroll(ann)
     shots(ann, "ready")
@@ -60,7 +71,7 @@ def test_the_game_comes_first_and_this_phone_is_a_player(browser, server, width)
     # Ann's own buttons are large; Bob's and Cy's Trade and Done need a deliberate choice.
     done = ann.get_by_role("button", name="Ann: done", exact=True)
     expect(done).to_be_visible()
-    assert done.bounding_box()["height"] >= 56
+    assert box(done)["height"] >= 56
     assert top(ann, "#controls") < top(ann, "#me-card") < top(ann, "#invite")
     expect(ann.locator("#invite")).to_have_attribute("data-prominent", "0")
     expect(ann.get_by_role("button", name="Bob: done", exact=True)).to_have_count(0)
