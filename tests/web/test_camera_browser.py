@@ -108,21 +108,25 @@ def test_check_with_camera_confirm_doubts_correct_a_tile_and_record(browser, ser
     expect(below).to_have_attribute("aria-label", re.compile(r"a tile may be missing here"))
     unsure = bob.locator("#pvc-grid button.unsure").evaluate_all(
         "els => els.map(e => [e.dataset.row, e.dataset.col, e.querySelector('svg').getAttribute('aria-label')])")
-    assert ["0", "0", "red circle"] in unsure
-    expect(bob.locator("#pvc-unsettled")).to_contain_text(f"the {len(unsure) + 1} places marked ? or +? first")
+    missing = bob.locator("#pvc-grid button.missing").evaluate_all("els => els.map(e => [e.dataset.row, e.dataset.col])")
+    assert ["0", "0", "red circle"] in unsure and ["4", "0"] in missing
+    expect(bob.locator("#pvc-unsettled")).to_contain_text(
+        f"the {len(unsure) + len(missing)} places marked ? or +? first")
     expect(bob.locator("#pvc-confirm")).to_be_hidden()
     no_sideways_scroll(bob, "pvc-dialog")
     bob.locator("#pvc-grid").scroll_into_view_if_needed()
     shots(bob, "doubts", "pvc-dialog")
 
-    # Yes, each of those is the tile the camera read; and there is no tile below the grid.
+    # Yes, each of those is the tile the camera read; and there is no tile where one may be missing.
     for row, col, name in unsure:
         bob.locator(f'#pvc-grid button[data-row="{row}"][data-col="{col}"]').click()
         bob.get_by_role("button", name=f"Yes, it is the {name}").click()
         expect(bob.locator(f'#pvc-grid button[data-row="{row}"][data-col="{col}"] .badge')).to_have_text("✓")
-    expect(bob.locator("#pvc-unsettled")).to_contain_text("the place marked ? or +? first")
-    below.click()
-    bob.locator("#pvc-fix").get_by_role("button", name="No tile here").click()
+    expect(bob.locator("#pvc-unsettled")).to_contain_text(
+        "the place marked ? or +? first" if len(missing) == 1 else f"the {len(missing)} places")
+    for row, col in missing:
+        bob.locator(f'#pvc-grid button[data-row="{row}"][data-col="{col}"]').click()
+        bob.locator("#pvc-fix").get_by_role("button", name="No tile here").click()
     expect(bob.locator("#pvc-unsettled")).to_be_hidden()
     expect(bob.locator("#pvc-confirm")).to_be_visible()
     shots(bob, "faulty", "pvc-dialog")
@@ -169,10 +173,10 @@ def test_recording_before_the_doubts_are_settled_is_refused_and_shown(browser, s
     bob.get_by_role("button", name="Check Bob's grid with the camera").click()
     bob.locator("#pvc-file").set_input_files(str(photo_file(tmp_path, GOOD, "bob.jpg")))
     expect(bob.locator("#pvc-verdict")).to_contain_text("correct", timeout=20000)
-    doubted = bob.locator("#pvc-grid button.unsure")  # whatever the reader doubts by itself
+    doubted = bob.locator("#pvc-grid button.unsure, #pvc-grid button.missing")  # whatever the reader doubts by itself
     for left in range(doubted.count(), 0, -1):
         doubted.first.click()
-        bob.locator("#pvc-fix-quick .good").click()
+        bob.locator("#pvc-fix-quick button").first.click()  # yes, the tile read (or: no tile here)
         expect(doubted).to_have_count(left - 1)
     expect(bob.locator("#pvc-confirm")).to_be_visible()
     doubts.open["missing"] = [[-1, 3]]  # the service learns of a doubt the phone has not seen
