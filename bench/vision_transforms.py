@@ -42,6 +42,16 @@ DEFAULT_DIR = next(
 QUALITY = 92
 
 
+def shake(im, length: int):
+    """Motion blur: the phone moved `length` pixels sideways while the shutter was open."""
+    import cv2
+    import numpy as np
+
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1.0 / length
+    return cv2.filter2D(im, -1, kernel)
+
+
 def grid_box(im):
     """A box (x0, y0, x1, y1) around the photo's black tiles, with a tile's worth of margin.
 
@@ -173,6 +183,13 @@ def transforms():
         "cool light": lambda im: cast(im, (1.15, 1.0, 0.85)),
         "blur 2 px": lambda im: cv2.GaussianBlur(im, (0, 0), 2.0),
         "blur 4 px": lambda im: cv2.GaussianBlur(im, (0, 0), 4.0),
+        "blur 3 px": lambda im: cv2.GaussianBlur(im, (0, 0), 3.0),
+        "blur 5 px": lambda im: cv2.GaussianBlur(im, (0, 0), 5.0),
+        "blur 6 px": lambda im: cv2.GaussianBlur(im, (0, 0), 6.0),
+        "blur 8 px": lambda im: cv2.GaussianBlur(im, (0, 0), 8.0),
+        "blur 12 px": lambda im: cv2.GaussianBlur(im, (0, 0), 12.0),
+        "blur 16 px": lambda im: cv2.GaussianBlur(im, (0, 0), 16.0),
+        "shake 24 px": lambda im: shake(im, 24),
         "jpeg 40": lambda im: jpeg(im, 40),
         "noise": lambda im: np.clip(im + rng.normal(0, 6, im.shape), 0, 255).astype(np.uint8),
         "half size": lambda im: scale(im, 0.5),

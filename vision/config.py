@@ -85,6 +85,11 @@ class LatticeConfig:
     max_face_level_ratio: float = 2.5  # tile-black: at most this times the tiles' own face level
     face_level_margin: float = 0.12  # or that level plus this share of the table's brightness
     max_outside: float = 0.25  # of a cell: more outside the photo and it is not read
+    # ... and more than this outside, too little of it shows to tell whether a tile lies there: beside
+    # a tile, the grid may go on outside the photo (refused as cut off)
+    max_outside_unseen: float = 0.97
+    min_outside_cut: float = 0.05  # a cell this much outside the photo, tile-black where it shows: cut off
+    min_cut_dark: float = 0.35  # tile-black share of the part that shows (a design's paint takes some)
     min_missing_dark: float = 0.55  # tile-black share of a cell for "a tile may be missing here"
     min_missing_band: float = 0.6  # or of its band, where a design was seen but not taken
     max_tilt: float = 62.0  # degrees from straight down: a steeper photo is refused
@@ -101,6 +106,15 @@ class DesignConfig:
     core: float = 0.76  # face and paint are told apart from this middle part of the tile
     min_contrast: float = 20.0  # a design is this much brighter than its tile's face (0-255)
     min_ratio: float = 1.5  # and this many times as bright
+    # Blur (design.blur_of, a fraction of the tile): past max_blur a photo is refused as blurred (its
+    # median tile), and a tile past max_tile_blur is not sure; both only when the blur is also more
+    # than min_blur_px pixels of the photo: a tile 20 pixels wide is as soft as that by its pixels
+    # alone and still read right. Measured with bench/vision_transforms.py on the development
+    # photos (tiles about 75 px): a Gaussian blur of 3 px (0.042) is read with a few asks and none
+    # wrong, 4 px (0.051) misreads 3 tiles with confidence, 6 px (0.069) 71.
+    max_blur: float = 0.046
+    min_blur_px: float = 2.0
+    max_tile_blur: float = 0.06  # one tile (of a photo sharp enough): its measure is noisier than a photo's
 
 
 @dataclass(frozen=True)

@@ -174,6 +174,32 @@ def design_mask(patch, config: DesignConfig | None = None):
     return filled
 
 
+def blur_of(patch) -> float | None:
+    """How blurred a tile's patch is: the width of its design's edges, as a fraction of the tile.
+
+    A sharp step of contrast C blurred by a Gaussian of width s has a steepest
+    slope of C / (s sqrt(2 pi)), so s is read back from the design's contrast
+    (bright paint over black face) and its steepest slopes. Across and along
+    the photo separately, the worse of the two: a phone moved while the
+    shutter was open smears one way only. A sharp tile measures about 0.015
+    (its resampling), a photo blurred by 5% of a tile about 0.05. None when
+    the patch shows too little contrast to say.
+    """
+    import numpy as np
+
+    value = patch.max(axis=2).astype(np.float32) if patch.ndim == 3 else patch.astype(np.float32)
+    n = value.shape[0]
+    m = n // 8  # the tile's own outline (against any table) stays out
+    middle = value[m:n - m, m:n - m]
+    low, high = np.percentile(middle, [5, 95])
+    contrast = float(high - low)
+    if contrast < 40.0:
+        return None
+    gy, gx = np.gradient(value)
+    steepest = min(float(np.percentile(np.abs(g[m:n - m, m:n - m]), 99)) for g in (gx, gy))
+    return contrast / (max(steepest, 1e-6) * math.sqrt(2 * math.pi)) / n
+
+
 def design_features(mask) -> tuple[float, float, float, float]:
     """(solidity, roundness, axis harmonic, eight harmonic) of a design mask."""
     import cv2

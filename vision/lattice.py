@@ -598,9 +598,16 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
             key = (rect.top + i, rect.left + j)
             if key in tiles:
                 continue
-            if ev.outside[i, j] > cfg.max_outside:
-                if ev.dark_inside[i, j] >= cfg.min_missing_dark and black[i, j] and _touches(key, tiles, diagonal=True):
+            if ev.outside[i, j] > cfg.min_outside_cut:
+                # Partly outside the photo: tile-black in the part that shows, or too little shows
+                # to tell, beside a tile.
+                if (ev.dark_inside[i, j] >= cfg.min_missing_dark and black[i, j] and _touches(key, tiles, diagonal=True)) \
+                        or (ev.dark_inside[i, j] >= cfg.min_cut_dark and ev.level[i, j] <= strict_black
+                            and _touches(key, tiles)) \
+                        or (ev.outside[i, j] > cfg.max_outside_unseen and _touches(key, tiles)):
                     cut_off.append(key)
+                    continue
+            if ev.outside[i, j] > cfg.max_outside:
                 continue
             # A tile's face rings it on every side (a printed square or a shadow lies beside the
             # tiles, a dark band on one or two sides of the cell).

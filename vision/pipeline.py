@@ -11,6 +11,7 @@ detection is run again at a higher resolution.
 """
 from __future__ import annotations
 
+import statistics
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -18,8 +19,8 @@ from typing import Any, Iterable
 from vision.assemble import TileReading, assemble_grid, grid_text, tile_code
 from vision.colour import Calibration, ColourSample, classify_colours, colour_sample
 from vision.config import VisionConfig
-from vision.design import classify_design
-from vision.errors import ClassifyError, NoTilesError, VisionError
+from vision.design import blur_of, classify_design
+from vision.errors import ClassifyError, NoTilesError, RetakePhotoError, VisionError
 from vision.find import find_tiles, work_image
 from vision.lattice import Lattice, cell_patch
 
@@ -156,7 +157,8 @@ def read_image(
     cfg = config or VisionConfig()
     colours = get_tileset(tileset).colours
     lattice, found, missing = _locate(image, cfg)
-    cells, designs, samples, offsets, doubts = [], [], [], [], []
+    tile_px = lattice.pitch * lattice.tile
+    cells, designs, samples, offsets, doubts, blurs = [], [], [], [], [], []
     for tile in found:
         try:
             patch, design, offset = read_tile(image, lattice, tile.cell, tile.offset, cfg)
@@ -165,13 +167,21 @@ def read_image(
             # covered; the player is asked rather than told it is empty.
             missing.append(tile.cell)
             continue
+        blur = blur_of(patch)
+        if blur is not None:
+            blurs.append(blur)
+            blur = blur if blur * tile_px > cfg.design.min_blur_px else None  # a small tile's own softness
         cells.append(tile.cell)
-        doubts.append(tile.doubt)
+        doubts.append(tile.doubt or (blur is not None and blur > cfg.design.max_tile_blur))
         offsets.append(offset)
         designs.append(design)
         samples.append(colour_sample(patch, design.mask, cfg.colour))
     if not cells:
         raise NoTilesError("no tiles found in the photo")
+    blur = statistics.median(blurs) if blurs else 0.0
+    if blur > cfg.design.max_blur and blur * tile_px > cfg.design.min_blur_px:
+        raise RetakePhotoError(
+            "the photo is blurred: hold the phone still, let it focus on the tiles, and take it again", "blurred")
     # Where each tile lies across the photo (-1 to 1): the light's colour may change across it.
     middles = lattice.to_image([(c[1] + o[0], c[0] + o[1]) for c, o in zip(cells, offsets)])
     height, width = image.shape[:2]

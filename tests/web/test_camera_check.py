@@ -275,3 +275,15 @@ def test_verify_waits_until_unsure_and_missing_cells_are_settled(service, api):
     assert settled["unsure"] == [] and settled["missing"] == [] and settled["valid"] is True
     table = api.post(url + "/verify")
     assert table["state"]["players"][0]["verified"] is True
+
+
+def test_a_blurred_photo_is_a_422_asking_for_another_with_its_reason(client, api):
+    """The camera check never gives a verdict on a photo it cannot read reliably (issue 12): 422, the reason
+    a page can branch on, and what to do in the error; nothing is recorded."""
+    table_id = table_after_done(api)
+    before = api.get(table_id)["version"]
+    response = upload(client, table_id, photo(GOOD, blur=6.0, size=(1200, 900), tile_px=80.0))
+    assert response.status_code == 422
+    body = response.get_json()
+    assert body["reason"] == "blurred" and "hold the phone still" in body["error"]
+    assert api.get(table_id)["version"] == before

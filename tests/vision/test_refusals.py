@@ -1,0 +1,70 @@
+"""Photos that cannot be read reliably are refused with a reason, never read wrong (issue 12).
+
+Each refusal is a RetakePhotoError with its one-word `reason` ("blurred",
+"oblique", "cut-off"); the CLI says it on one line with exit 2, the
+camera check answers 422 with the reason (tests/web/test_camera_check.py).
+The same scenes made readable again (sharp, from higher up, whole, closer)
+are read exactly: the refusals are not too eager.
+"""
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cli import main
+from vision import RetakePhotoError, read_image_bytes
+from vision.design import blur_of, draw_design
+from vision.synthetic import Scene, random_grid, render
+
+CELLS = random_grid(np.random.default_rng(5), "classic", tiles=12)
+SHARP = dict(size=(1200, 900), tile_px=80.0, background="wood", jpeg_quality=90, seed=4)
+
+CASES = {
+    # name: (the scene refused, the same scene made readable, reason)
+    "blurred": (dict(blur=6.0), dict(blur=1.0), "blurred"),
+    "shaken": (dict(shake=(30.0, 20.0)), dict(shake=(4.0, 20.0)), "blurred"),
+    "oblique": (dict(camera_tilt=66.0, camera_fov=70.0, tile_px=60.0), dict(camera_tilt=35.0, camera_fov=70.0, tile_px=60.0),
+                "oblique"),
+    "cut off": (dict(centre=(0.02, 0.5)), dict(centre=(0.5, 0.5)), "cut-off"),
+}
+
+
+def _photo(**changes) -> bytes:
+    return render(CELLS, "classic", Scene(**{**SHARP, **changes})).data
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_a_photo_that_cannot_be_read_reliably_is_refused_with_its_reason(name):
+    refused, readable, reason = CASES[name]
+    with pytest.raises(RetakePhotoError) as caught:
+        read_image_bytes(_photo(**refused), "classic")
+    assert caught.value.reason == reason and caught.value.status == 422
+    result = read_image_bytes(_photo(**readable), "classic")
+    assert result.cells() == CELLS
+
+
+def test_blur_is_measured_as_a_fraction_of_the_tile():
+    """A design's edges blurred by s pixels of a 64-pixel patch measure about s/64 (a little more for the
+    small designs, whose paint fades as well as spreads); a sharp one about one patch pixel."""
+    for design in "123456":
+        sharp = blur_of(np.repeat(draw_design(design, 64)[:, :, None], 3, axis=2))
+        assert sharp < 0.03
+        measured = []
+        for sigma in (2.0, 3.0, 4.0):
+            blurred = cv2.GaussianBlur(draw_design(design, 64), (0, 0), sigma)
+            measured.append(blur_of(np.repeat(blurred[:, :, None], 3, axis=2)))
+            assert 0.75 * sigma / 64 <= measured[-1] <= 1.4 * sigma / 64 + 0.01, (design, sigma, measured)
+        assert sharp < measured[0] < measured[1] < measured[2]
+    assert blur_of(np.full((64, 64, 3), 20, np.uint8)) is None  # no design, nothing to measure
+
+
+def test_the_cli_says_retake_on_one_line_and_exits_2(tmp_path, capsys):
+    path = tmp_path / "shaken.jpg"
+    path.write_bytes(_photo(blur=6.0))
+    status = main(["vision", "read", "--json", str(path)])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "shaken.jpg" in err and "blurred" in err
