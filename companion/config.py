@@ -80,6 +80,15 @@ class TimerConfig:
 
 
 @dataclass(frozen=True)
+class ClubConfig:
+    """The club server this table ships its games to (docs/club.md); no url: none."""
+
+    url: str = ""
+    code: str = ""  # the join code, needed once (the key is kept in the data directory)
+    name: str = ""  # what the club calls this table; default: the machine's name
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything `companion serve` needs to start."""
 
@@ -90,6 +99,7 @@ class Config:
     games: dict[str, dict[str, Any]] = field(default_factory=dict)
     hardware: dict[str, Any] = field(default_factory=dict)
     camera: dict[str, Any] = field(default_factory=dict)
+    club: ClubConfig = field(default_factory=ClubConfig)
     source: Path | None = None  # the file these values came from, if any
 
     @property
@@ -121,7 +131,8 @@ _SERVER_TYPES: dict[str, tuple[type, ...]] = {
     "max_request_bytes": (int,),
 }
 _TIMER_TYPES: dict[str, tuple[type, ...]] = {"default_seconds": (int, float)}
-_TOP_KEYS = {"data_dir", "server", "timer", "games", "hardware", "camera"}
+_CLUB_TYPES: dict[str, tuple[type, ...]] = {"url": (str,), "code": (str,), "name": (str,)}
+_TOP_KEYS = {"data_dir", "server", "timer", "games", "hardware", "camera", "club"}
 
 
 # The largest config file read (the documented example with every key is a few kilobytes).
@@ -211,6 +222,10 @@ def parse_config(data: Mapping[str, Any], source: Path | None = None, env: Mappi
     if not 0 < timer.default_seconds <= 3600:
         raise fail("[timer] default_seconds must be between 0 and 3600")
 
+    club = ClubConfig(**typed("club", section("club"), _CLUB_TYPES))
+    if club.url and not club.url.startswith(("http://", "https://")):
+        raise fail("[club] url must start with http:// or https://")
+
     games = section("games")
     for game_id, options in games.items():
         if not isinstance(options, dict):
@@ -223,5 +238,6 @@ def parse_config(data: Mapping[str, Any], source: Path | None = None, env: Mappi
         games={k: dict(v) for k, v in games.items()},
         hardware=dict(section("hardware")),
         camera=dict(section("camera")),
+        club=club,
         source=source,
     )

@@ -287,13 +287,13 @@ class EventStore:
 
     # -- the log --------------------------------------------------------------
 
-    def entries(self, table_id: str, after: int = 0) -> list[LogEntry]:
-        """The table's log entries with seq > `after`, in order."""
+    def entries(self, table_id: str, after: int = 0, limit: int | None = None) -> list[LogEntry]:
+        """The table's log entries with seq > `after`, in order (the first `limit` of them, if given)."""
         with self._lock:
             rows = self._db.execute(
                 "SELECT seq, kind, body, action_id, created_ms FROM log"
-                " WHERE table_id = ? AND seq > ? ORDER BY seq",
-                (table_id, after),
+                " WHERE table_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                (table_id, after, -1 if limit is None else limit),
             ).fetchall()
         return [LogEntry(r[0], r[1], json.loads(r[2]), r[3], r[4]) for r in rows]
 

@@ -350,6 +350,44 @@ class Table:
     def closed(self) -> bool:
         return self._closed
 
+    def replay(self, entries: Iterable[LogEntry]) -> TimerRecord | None:
+        """Fold logged entries onto this table, after what it holds; returns the last countdown logged.
+
+        Used at start-up and by the club server, which folds the entries a
+        table ships to it. An entry the engine refuses (a changed engine under
+        a stored game) is noted in `replay_problems` and skipped.
+        """
+        fold = self.fold
+        record: TimerRecord | None = None
+        for entry in entries:
+            if entry.action_id is not None:
+                self.action_ids[entry.action_id] = entry.seq
+            try:
+                if entry.kind == "event":
+                    fold.states.append(_apply(self.game, fold.state, entry.body))
+                    fold.events.append(entry.body)
+                    fold.event_ms.append(entry.created_ms)
+                    fold.timers.append(_record_at(record, entry.created_ms))
+                    fold.undone.clear()
+                elif entry.kind == "undo" and fold.events:
+                    fold.undone.append((fold.events.pop(), fold.event_ms.pop(), fold.timers.pop()))
+                    fold.states.pop()
+                elif entry.kind == "redo" and fold.undone:
+                    event, ms, _ = fold.undone.pop()
+                    fold.states.append(_apply(self.game, fold.state, event))
+                    fold.events.append(event)
+                    fold.event_ms.append(ms)
+                    fold.timers.append(_record_at(record, entry.created_ms))
+                elif entry.kind == "timer":
+                    record = TimerRecord.from_json(entry.body)
+            except RuleError as exc:
+                problem = f"entry {entry.seq} ({entry.kind}) no longer replays: {exc}"
+                self.replay_problems.append(problem)
+                log.warning("table %s: %s", self.id, problem)
+            self.version = entry.seq
+            self.last_change = _change(entry)
+        return record
+
     # -- history --------------------------------------------------------------
 
     def score_steps(self) -> list[tuple[int, list[float]]]:
@@ -488,6 +526,9 @@ class TableService:
         self._stopping = False
         self.active_id: str | None = None
         self.unavailable: dict[str, str] = {}  # table id -> why it could not be loaded
+        # Called (with the table) after every committed change and new table: the club outbox's wake-up.
+        # It runs with the table locked and must only hand the news on.
+        self.on_change: Callable[[Table], None] | None = None
         for record in store.tables():
             try:
                 game = game_lookup(record.game)
@@ -589,6 +630,7 @@ class TableService:
                 table._publish()
             self._tables[table_id] = table
             self.active_id = table_id
+        self._changed(table)
         log.info("table %s created: %s for %s", table_id, game.id, ", ".join(names))  # never the PIN
         return table, pin
 
@@ -858,39 +900,18 @@ class TableService:
         table._publish()
         table._notify()
         self._wake_ticker()
+        self._changed(table)
+
+    def _changed(self, table: Table) -> None:
+        if self.on_change is not None:
+            try:
+                self.on_change(table)
+            except Exception:  # shipping to the club must never undo a committed change
+                log.exception("table %s: the change hook failed", table.id)
 
     def _replay(self, table: Table, entries: list[LogEntry]) -> None:
         """Fold a table's log at start-up; a running countdown resumes from its wall-clock deadline."""
-        fold = table.fold
-        record: TimerRecord | None = None
-        for entry in entries:
-            if entry.action_id is not None:
-                table.action_ids[entry.action_id] = entry.seq
-            try:
-                if entry.kind == "event":
-                    fold.states.append(_apply(table.game, fold.state, entry.body))
-                    fold.events.append(entry.body)
-                    fold.event_ms.append(entry.created_ms)
-                    fold.timers.append(_record_at(record, entry.created_ms))
-                    fold.undone.clear()
-                elif entry.kind == "undo" and fold.events:
-                    fold.undone.append((fold.events.pop(), fold.event_ms.pop(), fold.timers.pop()))
-                    fold.states.pop()
-                elif entry.kind == "redo" and fold.undone:
-                    event, ms, _ = fold.undone.pop()
-                    fold.states.append(_apply(table.game, fold.state, event))
-                    fold.events.append(event)
-                    fold.event_ms.append(ms)
-                    fold.timers.append(_record_at(record, entry.created_ms))
-                elif entry.kind == "timer":
-                    record = TimerRecord.from_json(entry.body)
-            except RuleError as exc:
-                # An engine changed under a stored game: keep what still replays.
-                problem = f"entry {entry.seq} ({entry.kind}) no longer replays: {exc}"
-                table.replay_problems.append(problem)
-                log.warning("table %s: %s", table.id, problem)
-            table.version = entry.seq
-            table.last_change = _change(entry)
+        record = table.replay(entries)
         if record is not None:
             table.countdown = Countdown.from_record(record, self.clock.monotonic(), self.clock.time())
         table._publish()

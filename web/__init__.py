@@ -39,6 +39,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     START_TICKER    start the service's timer thread (default True)
     HARDWARE        the serve command's Devices (simulated display, buttons, faults) for /api/devices
     CAMERA_CHECKS   a companion.camera_checks.CameraChecks (default: one with no camera; phones upload)
+    OUTBOX          the club outbox (companion.outbox.Outbox) of `serve --club`, for /api/health and /api/club/players
     MAX_PHOTO_BYTES the largest photo upload accepted (default 25 MiB; other requests keep the small cap)
     HEARTBEAT_SECONDS, MAX_STREAMS, MAX_STREAMS_PER_CLIENT  the live stream (default: the [server] config)
     PIN_ATTEMPTS, PIN_LOCKOUT_SECONDS  wrong PINs in a row that lock one address out of a table, and for how long
@@ -61,6 +62,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         TABLE_PIN_MAX_BACKOFF=3600.0,
         CAMERA_CHECKS=None,
         MAX_PHOTO_BYTES=25 * 1024 * 1024,
+        OUTBOX=None,
     )
     if test_config:
         app.config.from_mapping(test_config)

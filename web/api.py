@@ -276,6 +276,13 @@ class Health(Answer):
     gpio: dict[str, Any]
     camera: dict[str, Any]
     hardware: dict[str, Any] | None = None
+    club: dict[str, Any] | None = Field(None, description=(
+        "With a club server: its url, state (ok, offline, refused, starting), entries not yet stored there "
+        "(behind) and entries shipped since the start."))
+
+
+class ClubPlayers(Answer):
+    players: list[str]
 
 
 class Time(Answer):
@@ -376,7 +383,17 @@ def health():
     }
     if "hardware" in devices:
         body["hardware"] = devices["hardware"]
+    outbox = current_app.config.get("OUTBOX")
+    if outbox is not None:
+        body["club"] = outbox.status()
     return jsonify(body), 200 if database["ok"] else 503
+
+
+@operation(bp, "/club/players", summary="The club's player names, for the new-table form's \"I am ...\" list",
+           replies={200: Reply("The names (none without a club, or while it cannot be reached).", ClubPlayers)})
+def club_players():
+    outbox = current_app.config.get("OUTBOX")
+    return jsonify({"players": outbox.players() if outbox is not None else []})
 
 
 @operation(bp, "/time", summary="The server's clock, for phones to measure their offset", replies={200: Reply("Now.", Time)})

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
+from companion.spreadsheet import cell
 from companion.tables import Table, describe_event, scores_of, winners_of
 
 
@@ -113,12 +114,7 @@ def _iso(ms: int) -> str:
     return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).isoformat(timespec="milliseconds")
 
 
-def _cell(value: Any) -> str:
-    """A CSV cell that a spreadsheet will not run as a formula."""
-    text = "" if value is None else str(value)
-    if text[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        text = "'" + text
-    return text
+_cell = cell
 
 
 def export_csv(table: Table) -> str:

@@ -39,7 +39,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="TOML config file (default ~/.config/companion/config.toml if it exists)")
     parser.add_argument("--simulate-hardware", action="store_true",
                         help="use the device simulator instead of GPIO and the serial port")
+    parser.add_argument("--club", default=None, metavar="URL",
+                        help="ship every game to the club server at URL (docs/club.md; [club] url in config.toml)")
+    parser.add_argument("--club-code", default=None, metavar="CODE",
+                        help="the club's join code, needed the first time ([club] code)")
     parser.set_defaults(handler=run)
+
+
+def _club_outbox(config, args, service):
+    """The outbox to the club server, if one is named (--club or [club] url); None otherwise."""
+    from companion.outbox import Outbox
+
+    url = args.club if args.club is not None else config.club.url
+    if not url:
+        if args.club_code:
+            raise InputError("--club-code needs --club URL (or [club] url in config.toml)")
+        return None
+    if not url.startswith(("http://", "https://")):
+        raise InputError(f"--club {url}: the club server's address starts with http:// or https://")
+    code = args.club_code if args.club_code is not None else config.club.code
+    return Outbox(service, url, code or None, config.data_dir, name=config.club.name)
 
 
 # How long "back after a disconnection" and the like stay on the page's status line.
@@ -419,6 +438,11 @@ def run(args: argparse.Namespace) -> int:
     from companion.camera_checks import CameraChecks
 
     service = TableService(store, outputs=[PageTimerOutput()], default_timer_seconds=config.timer.default_seconds)
+    try:
+        outbox = _club_outbox(config, args, service)
+    except InputError:
+        service.close()
+        raise
     devices = open_hardware(config, args.simulate_hardware, service.on_button)
     camera_checks = CameraChecks()
     camera_checks.open_camera_in_background(dict(config.camera))
@@ -442,7 +466,7 @@ def run(args: argparse.Namespace) -> int:
     app = create_app({
         "TABLE_SERVICE": service, "COMPANION": config, "PUBLIC_URL": url,
         "DEVICES": devices.status, "HARDWARE": devices, "SIMULATED_DEVICES": lambda: not physical_timer(devices),
-        "CAMERA_CHECKS": camera_checks,
+        "CAMERA_CHECKS": camera_checks, "OUTBOX": outbox,
     })
     server.app = app
     # The largest body any route takes (a photo), with room for a form's framing.
@@ -465,12 +489,17 @@ def run(args: argparse.Namespace) -> int:
         print_qr(url + "/", out)
     except Exception as exc:  # a terminal that cannot draw it must not stop the service
         print(f"(no QR code: {exc})", file=out)
+    if outbox is not None:
+        outbox.start()
+        print(f"Shipping every game to the club at {outbox.url}", file=out)
     print("Ctrl+C stops the service; the tables are kept.", file=out, flush=True)
     try:
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
+        if outbox is not None:
+            outbox.stop()
         service.close()
         devices.close()
         camera_checks.close()

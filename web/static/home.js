@@ -18,9 +18,20 @@
     const id = 'player-' + n;
     list.append(el('li', {}, [
       el('label', { for: id, text: 'Player ' + n }),
-      el('input', { id, name: 'player', type: 'text', maxlength: '24', autocomplete: 'off', value: name || '' }),
+      el('input', { id, name: 'player', type: 'text', maxlength: '24', autocomplete: 'off', value: name || '',
+                    list: 'club-players' }),
     ]));
   }
+
+  // With a club server: "I am ..." from the club's player list, so each person's games at every
+  // table and night are one history (a name not on the list joins it).
+  fetch('/api/club/players').then((r) => (r.ok ? r.json() : { players: [] })).then((body) => {
+    if (!body.players || !body.players.length) return;
+    const names = el('datalist', { id: 'club-players' }, body.players.map((name) => el('option', { value: name })));
+    const hint = el('p', { id: 'club-players-hint', class: 'hint',
+      text: 'Club night: type the first letters and pick your name from the club\'s list; a new name joins the list.' });
+    list.after(names, hint);
+  }).catch(() => {});
 
   function fitPlayers() {
     const { min, max } = limits();
