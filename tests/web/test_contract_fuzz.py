@@ -6,7 +6,7 @@ status documented, answers and their headers as declared, content types,
 valid data accepted, invalid data rejected, 405 for undeclared methods. It
 works on one 4-player Pivit tile table whose token it sends (the token stands
 for the PIN and is never locked out; the PIN check itself is fuzzed through
-POST .../pin). The quick run is in the quick suite; a larger one is `long`.
+POST .../pin). The quick run (20 examples per operation) is in the quick suite; a larger one (300) is `long`.
 
 Two settings say what a schema cannot: a photo's content is judged by the
 reader (400 not a usable photo, 422 no grid), and a 413 rejects invalid data
