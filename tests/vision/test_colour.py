@@ -121,14 +121,17 @@ def test_the_light_is_estimated_from_the_photos_own_tiles():
 @pytest.mark.parametrize("gains", [(1.0, 0.5, 1.0), (0.65, 0.85, 1.35), (1.3, 1.0, 0.7)], ids=["magenta", "tungsten", "cold"])
 def test_a_strong_cast_is_taken_off_without_calibration(gains):
     """A light strong enough to fool the paints tile by tile: a photo's worth of tiles under it is
-    read right and sure, the light estimated from the tiles themselves. (A phone's white balance
+    read right, the light estimated from the tiles themselves, most of them sure; a few may ask
+    for a tap (since "not sure" starts at 0.45, no wrong tile of the evaluation sets is sure),
+    but none is near a coin toss. (A phone's white balance
     leaves at most this much of a lamp's cast; an unbalanced tungsten bulb, gains (0.55, 0.8, 1.5),
     is beyond it: docs/vision.md, limits.)"""
     colours = "ROYGBW"
     samples = [_sample(PAINT_BGR[c], design=d, gains=gains) for c in colours for d in "135"]
     readings = classify_colours(samples, colours)
     assert [r.colour for r in readings] == [c for c in colours for _ in "135"]
-    assert all(r.confidence >= SURE_AT for r in readings)
+    assert sum(r.confidence >= SURE_AT for r in readings) >= len(readings) * 2 // 3
+    assert min(r.confidence for r in readings) >= 0.25
 
 
 def test_a_lamp_of_another_colour_from_one_side():

@@ -220,6 +220,7 @@ def check_the_end(phones, shots, tag):
 
 
 @pytest.mark.browser
+@pytest.mark.long  # the 8x8 four-player game below stays in the quick suite
 def test_two_phones_tap_a_whole_6x6_game_to_the_end(browser, server):
     from playwright.sync_api import expect
 

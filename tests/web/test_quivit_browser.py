@@ -238,6 +238,7 @@ def replayed_winners(page, server, table_id, players, options):
 # -- the digital deal --------------------------------------------------------------------------------
 
 
+@pytest.mark.long  # the scorekeeping game with every optional rule stays in the quick suite
 def test_two_phones_play_a_digital_game_with_every_optional_rule(browser, server):
     from playwright.sync_api import expect
 

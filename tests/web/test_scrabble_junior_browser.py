@@ -252,6 +252,7 @@ def create_on_the_home_page(browser, server, players, shots, **options):
 # -- the games -------------------------------------------------------------------------
 
 
+@pytest.mark.long  # the game with real tiles stays in the quick suite
 def test_two_phones_play_a_whole_game_with_digital_tiles(browser, server):
     """Mostly through the API: the first turns and the last fifteen are tapped (see the module docstring)."""
     from playwright.sync_api import expect
