@@ -28,23 +28,40 @@ class Rating:
                 "sigma": round(self.sigma, 3), "games": self.games}
 
 
+class Rater:
+    """Ratings built game by game: `rate` more games (oldest first), `ratings()` as they stand."""
+
+    def __init__(self) -> None:
+        from openskill.models import PlackettLuce
+
+        self.model = PlackettLuce()
+        self.current: dict[int, object] = {}
+        self.played: dict[int, int] = {}
+        self._view: dict[int, Rating] | None = None
+
+    def rate(self, games: Iterable[Sequence[tuple[int, int]]]) -> None:
+        """Each game is [(player id, rank), ...], rank 1 first; a game of one player (or a player
+        listed twice) teaches nothing and is skipped."""
+        model, current = self.model, self.current
+        for game in games:
+            ids = [player for player, _ in game]
+            if len(ids) < 2 or len(set(ids)) != len(ids):
+                continue
+            teams = [[current.get(player) or model.rating()] for player in ids]
+            rated = model.rate(teams, ranks=[rank for _, rank in game])
+            for player, (rating,) in zip(ids, rated):
+                current[player] = rating
+                self.played[player] = self.played.get(player, 0) + 1
+            self._view = None
+
+    def ratings(self) -> dict[int, Rating]:
+        if self._view is None:
+            self._view = {p: Rating(p, r.mu, r.sigma, self.played[p]) for p, r in self.current.items()}
+        return self._view
+
+
 def rate_games(games: Iterable[Sequence[tuple[int, int]]]) -> dict[int, Rating]:
-    """Ratings after `games`, oldest first; each game is [(player id, rank), ...] with rank 1 first.
-
-    A game of one player (or a player listed twice) teaches nothing and is skipped.
-    """
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
-    current: dict[int, object] = {}
-    played: dict[int, int] = {}
-    for game in games:
-        ids = [player for player, _ in game]
-        if len(ids) < 2 or len(set(ids)) != len(ids):
-            continue
-        teams = [[current.get(player) or model.rating()] for player in ids]
-        rated = model.rate(teams, ranks=[rank for _, rank in game])
-        for player, (rating,) in zip(ids, rated):
-            current[player] = rating
-            played[player] = played.get(player, 0) + 1
-    return {player: Rating(player, r.mu, r.sigma, played[player]) for player, r in current.items()}
+    """Ratings after `games`, oldest first; each game is [(player id, rank), ...] with rank 1 first."""
+    rater = Rater()
+    rater.rate(games)
+    return rater.ratings()

@@ -131,7 +131,7 @@ class ClubService:
         self._fold_lock = threading.Lock()
         self._cond = threading.Condition()
         self._version = 0
-        self._ratings: dict[str, tuple[int, dict[int, rating_model.Rating]]] = {}
+        self._ratings: dict[str, tuple[int, list, rating_model.Rater]] = {}
         self._results_version = 0
         self.new_pin: str | None = None  # the PIN made up at this start, to print once
         self._settings(pin)
@@ -572,8 +572,8 @@ class ClubService:
             rows = db.execute(r.select().with_only_columns(r.c.game, _count()).group_by(r.c.game)).all()
         return [g for g, _ in sorted(rows, key=lambda x: (-x[1], x[0]))]
 
-    def _all_results(self, game: str) -> list[tuple[str, list[tuple[int, int, float | None]]]]:
-        """[(night, [(player_id, rank, score), ...]), ...] of every finished game of `game`, oldest first.
+    def _all_results(self, game: str) -> list[tuple[int, str, list[tuple[int, int, float | None]]]]:
+        """[(table ref, night, [(player_id, rank, score), ...]), ...] of every finished game of `game`, oldest first.
 
         Read once per change of the results and kept: standings, ratings and
         seatings of every night and season are cut from it.
@@ -585,13 +585,13 @@ class ClubService:
         r = s.results
         query = (r.select().with_only_columns(r.c.table_ref, r.c.night, r.c.player_id, r.c.rank, r.c.score)
                  .where(r.c.game == game).order_by(r.c.finished_ms, r.c.table_ref, r.c.seat))
-        games: OrderedDict[int, tuple[str, list]] = OrderedDict()
+        games: OrderedDict[int, tuple[int, str, list]] = OrderedDict()
         with self.engine.connect() as db:
             for ref, night, player, rank, score in db.execute(query):
                 entry = games.get(ref)
                 if entry is None:
-                    entry = games[ref] = (night, [])
-                entry[1].append((player, rank, score))
+                    entry = games[ref] = (ref, night, [])
+                entry[2].append((player, rank, score))
         out = list(games.values())
         self._results_cache[game] = (version, out)
         return out
@@ -599,7 +599,7 @@ class ClubService:
     def _game_results(self, game: str, night: str | None = None, season: str | None = None):
         """[[(player_id, rank, score), ...], ...] of finished games (of a night, a season or all), oldest first."""
         prefix = f"{season}-" if season else None
-        return [seats for n, seats in self._all_results(game)
+        return [seats for _, n, seats in self._all_results(game)
                 if (night is None or n == night) and (prefix is None or n.startswith(prefix))]
 
     def _names(self) -> dict[int, str]:
@@ -607,14 +607,26 @@ class ClubService:
             return dict(db.execute(s.players.select().with_only_columns(s.players.c.id, s.players.c.name)).all())
 
     def ratings(self, game: str) -> dict[int, rating_model.Rating]:
-        """Every player's rating in `game` after all its finished games (cached until a result changes)."""
+        """Every player's rating in `game` after all its finished games.
+
+        Kept between changes. A change that only adds games after the last one
+        rated (the usual case: a game just finished) rates just those, from
+        the ratings kept; anything else (an undo after the end, a game shipped
+        late that finished earlier) rates every game again, oldest first.
+        """
         version = self._results_version
         cached = self._ratings.get(game)
         if cached and cached[0] == version:
-            return cached[1]
-        rated = rating_model.rate_games([[(p, rank) for p, rank, _ in seats] for seats in self._game_results(game)])
-        self._ratings[game] = (version, rated)
-        return rated
+            return cached[2].ratings()
+        games = self._all_results(game)
+        done: list = cached[1] if cached else []
+        if cached and len(done) <= len(games) and games[:len(done)] == done:
+            rater = cached[2]
+        else:
+            rater, done = rating_model.Rater(), []
+        rater.rate([[(p, rank) for p, rank, _ in seats] for _, _, seats in games[len(done):]])
+        self._ratings[game] = (version, games, rater)
+        return rater.ratings()
 
     def standings(self, game: str, night: str | None = None, season: str | None = None) -> list[dict[str, Any]]:
         """Players of `game` for a night, a season (a year, "2026") or all time, best first.
