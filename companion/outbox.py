@@ -37,6 +37,8 @@ MAX_BACKOFF_SECONDS = 30.0
 REFUSED_RETRY_SECONDS = 300.0
 TIMEOUT_SECONDS = 10.0
 KEY_FILE = "club.json"
+PLAYERS_FRESH_SECONDS = 10.0  # the club's player list is asked for again when older than this
+PLAYERS_WAIT_SECONDS = 1.0  # how long a page's request waits for a fresher list
 
 
 class ClubRefused(Exception):
@@ -66,6 +68,9 @@ class Outbox:
         self.detail = ""
         self.shipped = 0  # entries the club has confirmed since start
         self.last_ok_ms: int | None = None
+        self._players: list[str] = []  # the club's player names, as last fetched by the outbox's thread
+        self._players_at = float("-inf")  # monotonic time of that fetch
+        self._players_wanted = False
 
     # -- the key ------------------------------------------------------------------------------------
 
@@ -110,7 +115,7 @@ class Outbox:
     def _sleep(self, seconds: float, wakeable: bool = True) -> None:
         deadline = time.monotonic() + seconds
         with self._wake:
-            while not self._stopping:
+            while not self._stopping and not self._players_wanted:
                 if wakeable and self._woken:
                     break
                 left = deadline - time.monotonic()
@@ -122,6 +127,8 @@ class Outbox:
     def _run(self) -> None:
         backoff = 1.0
         while not self._stopping:
+            if self._players_wanted:
+                self._fetch_players()
             try:
                 more = self.ship_once()
                 backoff = 1.0
@@ -132,7 +139,7 @@ class Outbox:
                 log.warning("the club refused this table: %s", exc)
                 self._cursors = None
                 self._sleep(REFUSED_RETRY_SECONDS, wakeable=False)
-            except (OSError, ValueError, urllib.error.URLError) as exc:
+            except (OSError, ValueError) as exc:  # urllib's URLError is an OSError
                 self.state, self.detail = "offline", _reason(exc)
                 self._cursors = None  # ask again once back: the club may hold more than it confirmed
                 self._sleep(backoff, wakeable=False)
@@ -152,7 +159,7 @@ class Outbox:
         if self._cursors is None:
             self._cursors = dict(self._call("GET", "/api/v1/cursor")["tables"])
             self._last_cursors = dict(self._cursors)
-        batch, count = self._batch()
+        batch = self._batch()
         if not batch:
             self.state, self.detail = "ok", ""
             self.last_ok_ms = int(self.clock() * 1000)
@@ -184,7 +191,7 @@ class Outbox:
         self._save_key(self._key, int(answer["device_id"]))
         log.info("joined the club at %s as device %s", self.url, answer["device_id"])
 
-    def _batch(self) -> tuple[list[dict[str, Any]], int]:
+    def _batch(self) -> list[dict[str, Any]]:
         """The oldest unshipped entries of each table, up to `batch_entries` in all."""
         cursors = self._cursors or {}
         room = self.batch_entries
@@ -203,7 +210,7 @@ class Outbox:
                 "entries": [{"seq": e.seq, "kind": e.kind, "body": e.body, "created_ms": e.created_ms} for e in entries],
             })
             room -= len(entries)
-        return out, self.batch_entries - room
+        return out
 
     def _behind(self) -> int:
         cursors = self._last_cursors
@@ -237,14 +244,31 @@ class Outbox:
                 "shipped": self.shipped, "last_ok_ms": self.last_ok_ms}
 
     def players(self) -> list[str]:
-        """The club's player names (for the new-table form's "I am ..." list); [] if the club is out of reach."""
-        if self._key is None:
-            return []
+        """The club's player names (for the new-table form's "I am ..." list); [] before the club answered.
+
+        Never calls the club itself: a page's request must not wait on the network. A list
+        older than PLAYERS_FRESH_SECONDS is asked of the outbox's thread, which fetches it
+        between batches; the request waits PLAYERS_WAIT_SECONDS at most, then takes what is known.
+        """
+        with self._wake:
+            if self._thread is not None and time.monotonic() - self._players_at > PLAYERS_FRESH_SECONDS:
+                self._players_wanted = True
+                self._wake.notify_all()
+                self._wake.wait_for(lambda: not self._players_wanted or self._stopping, PLAYERS_WAIT_SECONDS)
+            return list(self._players)
+
+    def _fetch_players(self) -> None:
+        """On the outbox's thread: the club's player names, kept for `players()` (the old list if the club fails)."""
         try:
-            names = self._call("GET", "/api/v1/players").get("players", [])
-        except (ClubRefused, OSError, ValueError, urllib.error.URLError):
-            return []
-        return [n for n in names if isinstance(n, str)]
+            if self._key is not None:
+                names = self._call("GET", "/api/v1/players").get("players", [])
+                self._players = [n for n in names if isinstance(n, str)]
+        except (ClubRefused, OSError, ValueError):
+            pass  # shipping reports the club's state; the form keeps the names it had
+        with self._wake:
+            self._players_at = time.monotonic()
+            self._players_wanted = False
+            self._wake.notify_all()
 
 
 def _error_text(exc: urllib.error.HTTPError) -> str:

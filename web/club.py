@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import json
 import threading
-from typing import Annotated, Any, Mapping
+from typing import Annotated, Any, Callable, Mapping
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 from pydantic import Field
 
-from companion.club.service import ClubService, NotFound, Shipped, Unauthorized
+from companion.club.service import ClubService, NotFound, Shipped, Unauthorized, game_title
 from companion.errors import InputError
 from web import security, wants_json
 from web.contract import (Answer, Body, Error, Header, Name, Reply, Text, Whole, checked_app, current_document,
@@ -74,17 +74,12 @@ def create_club_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(pages)
     _errors(app)
     checked_app(app)
-    app.jinja_env.globals["game_title"] = _title
+    app.jinja_env.globals["game_title"] = game_title
     return app
 
 
 def club() -> ClubService:
     return current_app.config["CLUB_SERVICE"]
-
-
-def _title(game_id: str) -> str:
-    from companion.club.service import _title as title
-    return title(game_id)
 
 
 def _errors(app: Flask) -> None:
@@ -93,7 +88,7 @@ def _errors(app: Flask) -> None:
 
     def error(status: int, message: str):
         if wants_json():
-            return _refuse(status, message)
+            return security.refuse(status, message)
         return render_template("club/error.html", status=status, message=message), status
 
     app.register_error_handler(InputError, lambda e: error(400, str(e)))
@@ -118,33 +113,40 @@ def _device() -> int:
     return club().device(key.strip())
 
 
-def _pin(body: Any = None) -> str | Response:
-    """The club PIN of the request once checked, or the error response (401, 429)."""
+def _with_pin(act: Callable[[str], Any], body: Any = None) -> Response:
+    """`act(pin)` under the club PIN guard, answered as JSON; a wrong PIN is a 401 (and counts), too many a 429.
+
+    The PIN is checked once, by the club service inside `act` (its first step):
+    an Unauthorized from it is a wrong PIN, and anything else means the PIN was right.
+    """
     pin = request.headers.get("X-Club-Pin")
     if pin is None and isinstance(body, dict):
         pin = body.get("pin")
     if not pin:
-        return _refuse(401, "the club PIN is needed for this")
+        return security.refuse(401, "the club PIN is needed for this")
     guard: security.PinGuard = current_app.extensions["club_pin_guard"]
     client = request.remote_addr or "?"
     wait = guard.begin(client, "club")
     if wait > 0:
-        response = _refuse(429, f"too many wrong PINs: try again in {int(wait) + 1} seconds")
+        response = security.refuse(429, f"too many wrong PINs: try again in {int(wait) + 1} seconds")
         response.headers["Retry-After"] = str(int(wait) + 1)
         return response
     try:
-        club().check_pin(pin)
+        answer = act(pin)
     except Unauthorized as exc:
         guard.failed(client, "club")
-        return _refuse(401, str(exc))
+        return security.refuse(401, str(exc))
+    except BaseException:
+        guard.succeeded(client, "club")
+        raise
     guard.succeeded(client, "club")
-    return pin
+    return jsonify(answer)
 
 
-def _refuse(status: int, message: str) -> Response:
-    response = jsonify({"error": message})
-    response.status_code = status
-    return response
+def _checked(pin: str) -> ClubService:
+    """The club service, once `pin` is its PIN. Raises Unauthorized."""
+    club().check_pin(pin)
+    return club()
 
 
 # -- the contract -----------------------------------------------------------------------------
@@ -282,7 +284,7 @@ def overview():
 def stream():
     streams: _Streams = current_app.extensions["club_streams"]
     if not streams.take():
-        response = _refuse(503, "too many live pages are open: try again soon")
+        response = security.refuse(503, "too many live pages are open: try again soon")
         response.headers["Retry-After"] = "10"
         return response
     service = club()
@@ -315,7 +317,7 @@ def results(query: NightQuery):
            replies=_ok("The standings."))
 def standings(query: StandingsQuery):
     game = query.game or _default_game()
-    return jsonify({"game": game, "title": _title(game), "night": query.night, "season": query.season,
+    return jsonify({"game": game, "title": game_title(game), "night": query.night, "season": query.season,
                     "standings": club().standings(game, query.night, query.season) if game else []})
 
 
@@ -363,10 +365,8 @@ def seating_proposal(query: GameQuery):
 @operation(api, "/seatings", "POST", summary="Save the organiser's seating (club PIN)", body=SeatingBody,
            headers=PIN_HEADER, replies={**_ok("Saved."), **PIN_ERRORS})
 def save_seating(body: SeatingBody):
-    pin = _pin(body.model_dump())
-    if isinstance(pin, Response):
-        return pin
-    return jsonify(club().save_seating(body.game, body.night, body.round, [list(t) for t in body.tables], pin))
+    tables = [list(t) for t in body.tables]
+    return _with_pin(lambda pin: club().save_seating(body.game, body.night, body.round, tables, pin), body.model_dump())
 
 
 @operation(api, "/seatings", summary="The latest saved seating of a night", query=GameQuery, replies=_ok("The seating."))
@@ -377,40 +377,30 @@ def seating(query: GameQuery):
 @operation(api, "/devices", summary="The club's devices (club PIN)", headers=PIN_HEADER,
            replies={**_ok("The devices."), **PIN_ERRORS})
 def devices():
-    pin = _pin()
-    if isinstance(pin, Response):
-        return pin
-    return jsonify({"devices": club().devices()})
+    return _with_pin(lambda pin: {"devices": _checked(pin).devices()})
 
 
 @operation(api, "/devices/<int:device_id>/revoke", "POST", summary="Revoke a device's key (club PIN)",
            body=PinBody, body_required=False, headers=PIN_HEADER,
            replies={**_ok("Revoked."), **PIN_ERRORS, **errors(e404="No such device.")})
 def revoke(device_id: int, body: PinBody):
-    pin = _pin(body.model_dump())
-    if isinstance(pin, Response):
-        return pin
-    club().revoke(device_id, pin)
-    club().poke()
-    return jsonify({"revoked": device_id})
+    def act(pin: str) -> dict[str, int]:
+        club().revoke(device_id, pin)
+        club().poke()
+        return {"revoked": device_id}
+    return _with_pin(act, body.model_dump())
 
 
 @operation(api, "/join-code", summary="The join code (club PIN)", headers=PIN_HEADER,
            replies={**_ok("The code."), **PIN_ERRORS})
 def join_code():
-    pin = _pin()
-    if isinstance(pin, Response):
-        return pin
-    return jsonify({"code": club().join_code()})
+    return _with_pin(lambda pin: {"code": _checked(pin).join_code()})
 
 
 @operation(api, "/join-code", "POST", summary="A new join code (club PIN); joined devices keep their keys",
            body=PinBody, body_required=False, headers=PIN_HEADER, replies={**_ok("The new code."), **PIN_ERRORS})
 def renew_join_code(body: PinBody):
-    pin = _pin(body.model_dump())
-    if isinstance(pin, Response):
-        return pin
-    return jsonify({"code": club().new_join_code(pin)})
+    return _with_pin(lambda pin: {"code": club().new_join_code(pin)}, body.model_dump())
 
 
 @operation(api, "/openapi.json", summary="This API's OpenAPI document", replies=_ok("The document."))
@@ -463,7 +453,7 @@ def player_chart(player_id: int, game: str):
     person = club().player(player_id)
     games = [g for g in reversed(person["history"]) if g["game"] == game and g["score"] is not None]
     steps = [(g["finished_ms"], [g["score"]]) for g in games]
-    svg = score_chart([person["name"]], steps, title=f"{person['name']}: {_title(game)} scores, game by game")
+    svg = score_chart([person["name"]], steps, title=f"{person['name']}: {game_title(game)} scores, game by game")
     return Response(svg, mimetype="image/svg+xml")
 
 

@@ -114,9 +114,6 @@ def _iso(ms: int) -> str:
     return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).isoformat(timespec="milliseconds")
 
 
-_cell = cell
-
-
 def export_csv(table: Table) -> str:
     """The game's events in order (undone ones left out), with everyone's score after each."""
     fold = table.fold
@@ -127,7 +124,7 @@ def export_csv(table: Table) -> str:
     header = ["n", "time_utc", "event", "player", "player_name", "details"]
     if has_scores:
         header += [f"score {name}" for name in players]
-    writer.writerow([_cell(h) for h in header])
+    writer.writerow([cell(h) for h in header])
     for i, event in enumerate(fold.events):
         player = event.get("player")
         details = {k: v for k, v in event.items() if k not in ("type", "player")}
@@ -136,7 +133,7 @@ def export_csv(table: Table) -> str:
                json.dumps(details, sort_keys=True) if details else ""]
         if has_scores:
             row += scores_of(table.game.to_json(fold.states[i + 1]), len(players)) or [""] * len(players)
-        writer.writerow([_cell(c) for c in row])
+        writer.writerow([cell(c) for c in row])
     return out.getvalue()
 
 

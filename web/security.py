@@ -143,8 +143,8 @@ def init_app(app: Flask) -> None:
         app.config["PIN_ATTEMPTS"], app.config["PIN_LOCKOUT_SECONDS"], app.config["TABLE_PIN_ATTEMPTS"],
         app.config["TABLE_PIN_WINDOW"], app.config["TABLE_PIN_MAX_BACKOFF"], clock=service.clock.monotonic)
     app.extensions["table_tokens"] = TableTokens()
-    app.before_request(_check_origin)
-    app.after_request(_headers)
+    app.before_request(check_origin)
+    app.after_request(secure_headers)
     app.after_request(_hand_out_token)
 
 
@@ -153,19 +153,20 @@ def _same_origin(origin: str) -> bool:
     return parts.scheme == request.scheme and parts.netloc == request.host
 
 
-def _check_origin():
+def check_origin():
+    """Refuse an unsafe request from another site, or an API body that is not JSON (the club's app uses it too)."""
     if request.method not in UNSAFE_METHODS or request.routing_exception is not None:
         return None  # no such route or method: the 404 or 405 says so
     origin = request.headers.get("Origin")
     if origin is not None and origin != "null" and not _same_origin(origin):
-        return _refuse(403, "cross-site request refused")
+        return refuse(403, "cross-site request refused")
     if origin == "null":
-        return _refuse(403, "cross-site request refused")
+        return refuse(403, "cross-site request refused")
     site = request.headers.get("Sec-Fetch-Site")
     if site is not None and site not in ("same-origin", "none"):
-        return _refuse(403, "cross-site request refused")
+        return refuse(403, "cross-site request refused")
     if request.path.startswith("/api/") and request.content_length and not request.is_json and not _photo_upload():
-        return _refuse(415, "send the request body as JSON (Content-Type: application/json)")
+        return refuse(415, "send the request body as JSON (Content-Type: application/json)")
     return None
 
 
@@ -176,13 +177,13 @@ def _photo_upload() -> bool:
     return request.endpoint in PHOTO_ENDPOINTS
 
 
-def _refuse(status: int, message: str):
+def refuse(status: int, message: str):
     response = jsonify({"error": message})
     response.status_code = status
     return response
 
 
-def _headers(response):
+def secure_headers(response):
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "same-origin")
     response.headers.setdefault("X-Frame-Options", "DENY")
@@ -191,11 +192,6 @@ def _headers(response):
     if request.path.startswith("/api/"):
         response.headers.setdefault("Cache-Control", "no-store")
     return response
-
-
-# The club server's app (web.club) keeps the same rules for unsafe requests and headers.
-check_origin = _check_origin
-secure_headers = _headers
 
 
 def _hand_out_token(response):
@@ -221,19 +217,19 @@ def require_pin(table, body: dict[str, Any] | None):
     if pin is None and isinstance(body, dict):
         pin = body.get("pin")
     if pin is None or pin == "":
-        return _refuse(401, "this table needs its PIN to change anything (ask the host)")
+        return refuse(401, "this table needs its PIN to change anything (ask the host)")
     guard: PinGuard = current_app.extensions["pin_guard"]
     client = request.remote_addr or "?"
     wait = guard.begin(client, table.id)
     if wait > 0:
         seconds = int(wait) + 1
-        response = _refuse(429, f"too many wrong PINs: try again in {seconds} seconds "
+        response = refuse(429, f"too many wrong PINs: try again in {seconds} seconds "
                                 "(phones already unlocked keep working)")
         response.headers["Retry-After"] = str(seconds)
         return response
     if not table.check_pin(str(pin)):
         guard.failed(client, table.id)
-        return _refuse(403, "wrong PIN for this table")
+        return refuse(403, "wrong PIN for this table")
     guard.succeeded(client, table.id)
     g.unlocked_table = table.id
     return None

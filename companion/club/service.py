@@ -29,7 +29,6 @@ import logging
 import re
 import secrets
 import threading
-import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -38,7 +37,7 @@ from typing import Any, Callable, Iterable, Sequence
 from companion import pins
 from companion.club import ratings as rating_model
 from companion.club import schema as s
-from companion.club.seatings import propose, table_sizes
+from companion.club.seatings import propose
 from companion.errors import InputError
 from companion.games import get_game
 from companion.spreadsheet import cell as _cell
@@ -126,12 +125,13 @@ class ClubService:
         self._locks_lock = threading.Lock()
         self._keys: dict[str, int] = {}  # sha256 of a device key -> device id (revocation clears it)
         self._folded: OrderedDict[int, _Folded] = OrderedDict()
-        self._player_cache: dict[str, int] = {}
-        self._results_cache: dict[str, tuple[int, list]] = {}  # name_key -> player id (players are never deleted)
+        self._player_cache: dict[str, int] = {}  # name_key -> player id (players are never deleted)
+        self._results_cache: dict[str, tuple[int, list]] = {}  # game -> (results version, its finished games)
         self._fold_lock = threading.Lock()
         self._cond = threading.Condition()
         self._version = 0
         self._ratings: dict[str, tuple[int, list, rating_model.Rater]] = {}
+        self._ratings_lock = threading.Lock()  # a Rater grows in place: one request at a time adds games to it
         self._results_version = 0
         self.new_pin: str | None = None  # the PIN made up at this start, to print once
         self._settings(pin)
@@ -309,13 +309,7 @@ class ClubService:
             return row.id, None, last
         db.execute(s.entries.insert(), new)
         folded = self._fold(db, row, upto=row.last_seq)
-        if folded.table is not None:
-            with folded.table.lock:
-                folded.timer = folded.table.replay(fresh) or folded.timer
-        else:
-            for e in fresh:
-                if e.kind == "timer":
-                    folded.timer = TimerRecord.from_json(e.body)
+        folded.timer = _replay(folded.table, fresh) or folded.timer
         folded.last_seq = last
         folded.skew_ms = skew
         folded.last_club_ms = new[-1]["club_ms"]
@@ -364,9 +358,10 @@ class ClubService:
 
     def _fold(self, db, row, upto: int | None = None) -> _Folded:
         """The table folded up to `upto` (default: all it holds), from the cache or the database."""
+        upto = row.last_seq if upto is None else upto
         with self._fold_lock:
             cached = self._folded.get(row.id)
-        if cached is not None and cached.last_seq == (row.last_seq if upto is None else upto):
+        if cached is not None and cached.last_seq == upto:
             return cached
         try:
             game = get_game(row.game)
@@ -377,25 +372,13 @@ class ClubService:
             record = TableRecord(row.table_id, row.game, json.loads(row.players), json.loads(row.options),
                                  "", "", row.created_ms, row.finished_ms)
             table = Table(record, game, SystemClock())
-        query = s.entries.select().where(s.entries.c.table_ref == row.id)
-        if upto is not None:
-            query = query.where(s.entries.c.seq <= upto)
-        folded = _Folded(table, 0)
-        timer = None
-        entries = db.execute(query.order_by(s.entries.c.seq)).all() if (row.last_seq if upto is None else upto) else []
-        logged = [LogEntry(e.seq, e.kind, json.loads(e.body), None, e.created_ms) for e in entries]
-        if table is not None:
-            timer = table.replay(logged)
-        else:
-            for e in logged:
-                if e.kind == "timer":
-                    timer = TimerRecord.from_json(e.body)
-        folded.timer = timer
-        folded.last_seq = logged[-1].seq if logged else 0
-        if entries:
-            folded.skew_ms = entries[-1].club_ms - entries[-1].created_ms
-            folded.last_club_ms = entries[-1].club_ms
-        return folded
+        entries = db.execute(s.entries.select().where(s.entries.c.table_ref == row.id, s.entries.c.seq <= upto)
+                             .order_by(s.entries.c.seq)).all() if upto else []
+        timer = _replay(table, [LogEntry(e.seq, e.kind, json.loads(e.body), None, e.created_ms) for e in entries])
+        if not entries:
+            return _Folded(table, 0, timer)
+        last = entries[-1]
+        return _Folded(table, last.seq, timer, skew_ms=last.club_ms - last.created_ms, last_club_ms=last.club_ms)
 
     def _trim(self) -> None:
         while len(self._folded) > FOLD_CACHE:
@@ -501,14 +484,14 @@ class ClubService:
         games: dict[int, dict[str, Any]] = {}
         for row in rows:
             game = games.setdefault(row.table_ref, {
-                "ref": row.table_ref, "table_id": row.table_id, "game": row.game, "title": _title(row.game),
+                "ref": row.table_ref, "table_id": row.table_id, "game": row.game, "title": game_title(row.game),
                 "night": row.night, "finished_ms": row.finished_ms, "seats": []})
             game["seats"].append({"player_id": row.player_id, "name": row.name, "score": _number(row.score),
                                   "rank": row.rank})
         return list(games.values())
 
     def table(self, ref: int) -> dict[str, Any]:
-        """One table: its summary, its events as sentences and its score steps. Raises NotFound."""
+        """One table: its summary and its score steps. Raises NotFound."""
         with self.engine.connect() as db:
             row = db.execute(s.tables.select().where(s.tables.c.id == ref)).first()
             if row is None:
@@ -546,10 +529,10 @@ class ClubService:
             seats.setdefault(o.table_ref, []).append({"name": o.name, "rank": o.rank, "score": _number(o.score)})
         history, stats = [], {}
         for m in mine:
-            history.append({"ref": m.table_ref, "game": m.game, "title": _title(m.game), "night": m.night,
+            history.append({"ref": m.table_ref, "game": m.game, "title": game_title(m.game), "night": m.night,
                             "finished_ms": m.finished_ms, "rank": m.rank, "seats": m.seats, "score": _number(m.score),
                             "table": seats.get(m.table_ref, [])})
-            st = stats.setdefault(m.game, {"game": m.game, "title": _title(m.game), "games": 0, "wins": 0,
+            st = stats.setdefault(m.game, {"game": m.game, "title": game_title(m.game), "games": 0, "wins": 0,
                                            "score_total": 0.0, "scored": 0, "best": None})
             st["games"] += 1
             st["wins"] += m.rank == 1
@@ -614,19 +597,20 @@ class ClubService:
         the ratings kept; anything else (an undo after the end, a game shipped
         late that finished earlier) rates every game again, oldest first.
         """
-        version = self._results_version
-        cached = self._ratings.get(game)
-        if cached and cached[0] == version:
-            return cached[2].ratings()
-        games = self._all_results(game)
-        done: list = cached[1] if cached else []
-        if cached and len(done) <= len(games) and games[:len(done)] == done:
-            rater = cached[2]
-        else:
-            rater, done = rating_model.Rater(), []
-        rater.rate([[(p, rank) for p, rank, _ in seats] for _, _, seats in games[len(done):]])
-        self._ratings[game] = (version, games, rater)
-        return rater.ratings()
+        with self._ratings_lock:
+            version = self._results_version
+            cached = self._ratings.get(game)
+            if cached and cached[0] == version:
+                return cached[2].ratings()
+            games = self._all_results(game)
+            done: list = cached[1] if cached else []
+            if cached and len(done) <= len(games) and games[:len(done)] == done:
+                rater = cached[2]
+            else:
+                rater, done = rating_model.Rater(), []
+            rater.rate([[(p, rank) for p, rank, _ in seats] for _, _, seats in games[len(done):]])
+            self._ratings[game] = (version, games, rater)
+            return rater.ratings()
 
     def standings(self, game: str, night: str | None = None, season: str | None = None) -> list[dict[str, Any]]:
         """Players of `game` for a night, a season (a year, "2026") or all time, best first.
@@ -674,16 +658,11 @@ class ClubService:
             found = db.execute(s.players.select().where(s.players.c.name_key.in_(names))).all() if names else []
         return [p.id for p in found]
 
-    def propose_seating(self, game: str, night: str, player_ids: Sequence[int] | None = None) -> list[list[int]]:
-        """Tables of 2-4 for the next round: by tonight's points, then rating; apart from tonight's opponents.
-
-        Raises InputError for fewer than 2 players or an unknown player.
+    def propose_seating(self, game: str, night: str) -> list[list[int]]:
+        """Tables of 2-4 for the next round of tonight's players: by tonight's points, then rating; apart
+        from tonight's opponents. Raises InputError for fewer than 2 players.
         """
-        known = set(self._names())
-        ids = list(dict.fromkeys(player_ids if player_ids is not None else self.seating_players(night)))
-        unknown = [p for p in ids if p not in known]
-        if unknown:
-            raise InputError(f"no player {unknown[0]}")
+        ids = self.seating_players(night)
         if len(ids) < 2:
             raise InputError("a seating needs at least 2 players here tonight")
         tonight = {row["player_id"]: row for row in self.standings(game, night=night)}
@@ -725,7 +704,7 @@ class ClubService:
             return None
         names = self._names()
         tables = json.loads(row.body)
-        return {"night": row.night, "round": row.round, "game": row.game, "title": _title(row.game),
+        return {"night": row.night, "round": row.round, "game": row.game, "title": game_title(row.game),
                 "tables": [[{"player_id": p, "name": names.get(p, "?")} for p in tb] for tb in tables]}
 
     def next_round(self, night: str, game: str) -> int:
@@ -791,7 +770,17 @@ def _round_and_turn(state: Any, names: list[str]) -> dict[str, Any]:
     return out
 
 
-def _title(game_id: str) -> str:
+def _replay(table: Table | None, entries: Sequence[LogEntry]) -> TimerRecord | None:
+    """Fold entries onto a club table; the last countdown logged. Without an engine only countdowns are read."""
+    if table is not None:
+        with table.lock:
+            return table.replay(entries)
+    timers = [e.body for e in entries if e.kind == "timer"]
+    return TimerRecord.from_json(timers[-1]) if timers else None
+
+
+def game_title(game_id: str) -> str:
+    """The game's title, or its id when the club has no engine for it."""
     try:
         return get_game(game_id).title
     except (KeyError, ImportError):

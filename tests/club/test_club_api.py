@@ -79,7 +79,7 @@ def test_a_batch_delivered_twice_is_applied_once_and_a_gap_waits(client, club, p
     overlapping = shipped(pi, table.id, after=count - 1)  # one old entry, then the new ones
     assert ingest(client, key, overlapping) == {"tables": {table.id: pi.get(table.id).version}}
     assert client.get("/api/v1/cursor", headers=key).json == {"tables": {table.id: pi.get(table.id).version}}
-    from sqlalchemy import func, select
+    from sqlalchemy import select
 
     from companion.club import schema
 

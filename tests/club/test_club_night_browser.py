@@ -4,7 +4,6 @@ and back, standings, ratings and next-round seatings on the club page."""
 from __future__ import annotations
 
 import json
-import time
 import urllib.request
 
 import pytest
