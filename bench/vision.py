@@ -17,7 +17,8 @@ Prints, and passes or fails nothing:
    beside the repository, when present): the same figures, scored from the
    output of the timed `companion vision read --json` process below.
 3. The whole-process ratio, in one run: `python -m companion vision read
-   --json` over 20 twelve-megapixel photos against a plain Python that
+   --json` (several photos at once, one process per core; and again with
+   `--jobs 1`, one after another, with the CPU-time ratio) over 20 twelve-megapixel photos against a plain Python that
    imports cv2 and decodes the same photos at full size (cv2.imread), each
    started afresh, `--repeat` times in turn (default 3), the fastest of each
    kept (the machine is shared). The photos are the development photos when
@@ -81,13 +82,19 @@ def ensure_photos(conditions, count: int, seed: int, size: tuple[int, int]) -> l
     return pairs
 
 
-def timed(argv: list[str]) -> tuple[float, str]:
+def timed(argv: list[str]) -> tuple[float, str, float]:
+    """(wall seconds, standard output, CPU seconds of the process and its children)."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     result = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if result.returncode not in (0, 2):
         sys.exit(f"bench: {' '.join(argv[:4])} ... failed:\n{result.stderr}")
-    return elapsed, result.stdout
+    return elapsed, result.stdout, cpu
 
 
 def main() -> None:
@@ -134,13 +141,15 @@ def main() -> None:
     python = sys.executable
     baseline_argv = [python, "-c", BASELINE, *photos]
     read_argv = [python, "-m", "companion", "vision", "read", "--json", "--tileset", tileset, *photos]
-    baseline_times, read_times = [], []
+    one_argv = read_argv[:5] + ["--jobs", "1"] + read_argv[5:]
+    baseline_times, read_times, one_times = [], [], []
     out = ""
     for _ in range(max(1, args.repeat)):
-        baseline_times.append(timed(baseline_argv)[0])
-        elapsed, out = timed(read_argv)
-        read_times.append(elapsed)
-    base, read = min(baseline_times), min(read_times)
+        baseline_times.append(timed(baseline_argv)[::2])
+        elapsed, out, cpu = timed(read_argv)
+        read_times.append((elapsed, cpu))
+        one_times.append(timed(one_argv)[::2])
+    base, read, one = min(baseline_times), min(read_times), min(one_times)
 
     docs = {doc["image"]: doc for doc in (json.loads(line) for line in out.splitlines() if line.strip())}
     if dev:
@@ -162,9 +171,12 @@ def main() -> None:
     print(f"whole process over {source}:")
     if in_reader:
         print(f"time per photo      {sum(in_reader) / len(in_reader):.0f} ms in the reader (decode included)")
-    print(f"baseline process    {base:.2f} s   (python, import cv2, cv2.imread of every photo at full size; best of {len(baseline_times)})")
-    print(f"read process        {read:.2f} s   (companion vision read --json; best of {len(read_times)})")
-    print(f"ratio               {read / base:.2f}x   (goal 0.8x or less)")
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    print(f"baseline process    {base[0]:.2f} s   ({base[1]:.2f} s CPU; python, import cv2, cv2.imread of every photo at full size; best of {len(baseline_times)})")
+    print(f"read process        {read[0]:.2f} s   ({read[1]:.2f} s CPU; companion vision read --json, photos read {min(cores, 4)} at once on {cores} cores; best of {len(read_times)})")
+    print(f"read, --jobs 1      {one[0]:.2f} s   ({one[1]:.2f} s CPU; one photo after another)")
+    print(f"ratio               {read[0] / base[0]:.2f}x   (goal 0.8x or less)")
+    print(f"ratio, --jobs 1     {one[0] / base[0]:.2f}x   (CPU time: {one[1] / base[1]:.2f}x)")
 
 
 if __name__ == "__main__":

@@ -191,13 +191,32 @@ def blur_of(patch) -> float | None:
     n = value.shape[0]
     m = n // 8  # the tile's own outline (against any table) stays out
     middle = value[m:n - m, m:n - m]
-    low, high = np.percentile(middle, [5, 95])
+    low, high = percentiles(middle, (5, 95))
     contrast = float(high - low)
     if contrast < 40.0:
         return None
     gy, gx = np.gradient(value)
-    steepest = min(float(np.percentile(np.abs(g[m:n - m, m:n - m]), 99)) for g in (gx, gy))
+    steepest = min(percentiles(np.abs(g[m:n - m, m:n - m]), (99,))[0] for g in (gx, gy))
     return contrast / (max(steepest, 1e-6) * math.sqrt(2 * math.pi)) / n
+
+
+def percentiles(values, qs) -> list[float]:
+    """np.percentile(values, qs) (linear interpolation) from one partial sort: several times faster
+    on the small arrays of a tile, where np.percentile's own overhead is most of its cost."""
+    import numpy as np
+
+    flat = np.ravel(values)
+    n = flat.size
+    ranks = [q / 100 * (n - 1) for q in qs]
+    below = sorted({int(math.floor(r)) for r in ranks} | {min(int(math.floor(r)) + 1, n - 1) for r in ranks})
+    part = np.partition(flat, below)
+    out = []
+    for r in ranks:
+        lo = int(math.floor(r))
+        hi = min(lo + 1, n - 1)
+        a, b, t = float(part[lo]), float(part[hi]), r - lo
+        out.append(a + (b - a) * t)
+    return out
 
 
 def design_features(mask) -> tuple[float, float, float, float]:

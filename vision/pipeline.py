@@ -212,27 +212,45 @@ def read_image(
 def read_image_bytes(data: bytes, tileset: str = "classic", calibration: Calibration | None = None, config: VisionConfig | None = None) -> ReadResult:
     """Read the grid in a photo's bytes (JPEG, PNG, WebP or BMP).
 
+    The photo is decoded at about `DecodeConfig.grid_long_side` first and
+    read; if its tiles come out smaller than `min_tile_px` (a grid far away
+    in a large photo), or too small to read, it is decoded twice as large and
+    read again, up to its full size.
+
     Raises a VisionError subclass whose `.status` is an HTTP hint: 400
     BadImageError (not a usable photo), 413 ImageTooLargeError, 422
     NoTilesError or LatticeError (no grid found). An unknown tile set name
     raises TileError.
     """
+    from dataclasses import replace
+
     from vision.capture import decode_image_bytes
 
     t0 = time.perf_counter()
     cfg = config or VisionConfig()
-    decoded = decode_image_bytes(data, cfg.decode)
-    return read_image(decoded.image, tileset, calibration, cfg, started=t0)
+    target = cfg.decode.grid_long_side
+    while True:
+        decoded = decode_image_bytes(data, replace(cfg.decode, target_long_side=target))
+        larger = decoded.scale < 1.0 and max(decoded.image.shape[:2]) < max(decoded.info.width, decoded.info.height)
+        try:
+            result = read_image(decoded.image, tileset, calibration, cfg, started=t0)
+        except RetakePhotoError as error:
+            if error.reason == "small" and larger:
+                target *= 2
+                continue
+            raise
+        if result.lattice.pitch * result.lattice.tile < cfg.decode.min_tile_px and larger:
+            target *= 2
+            continue
+        return result
 
 
 def read_image_file(path: str, tileset: str = "classic", calibration: Calibration | None = None, config: VisionConfig | None = None) -> ReadResult:
     """Read the grid in a photo file. Raises OSError for an unreadable file, and as read_image_bytes."""
-    from vision.capture import read_image_file as decode_file
-
-    t0 = time.perf_counter()
     cfg = config or VisionConfig()
-    decoded = decode_file(path, cfg.decode)
-    return read_image(decoded.image, tileset, calibration, cfg, started=t0)
+    with open(path, "rb") as f:
+        data = f.read(cfg.decode.max_bytes + 1)
+    return read_image_bytes(data, tileset, calibration, cfg)
 
 
 __all__ = ["ReadResult", "VisionError", "read_image", "read_image_bytes", "read_image_file"]

@@ -43,6 +43,8 @@ def register(subparsers) -> None:
     read.add_argument("--json", action="store_true", help="one JSON object per photo per line")
     read.add_argument("--annotate", metavar="DIR", help="write each photo with its tiles labelled to DIR/NAME.read.png")
     _calibration_option(read)
+    read.add_argument("--jobs", type=int, default=0, metavar="N",
+                      help="photos read at once, each in a process of its own (default: one per CPU core, at most 4)")
     read.add_argument("images", nargs="+", metavar="IMAGE", help="photo file (JPEG, PNG, WebP or BMP)")
     read.set_defaults(handler=run_read)
 
@@ -192,25 +194,59 @@ def _doubts(result) -> list[str]:
     return lines
 
 
-def run_read(args) -> int:
-    calibration = _load_calibration(args.calibration)
-    status = 0
-    for path in args.images:
+def _read_report(job) -> tuple[str | None, str | None]:
+    """(what to print on standard output, the error line) for one photo of `companion vision read`."""
+    path, tileset, calibration, annotate, as_json = job
+    try:
+        result = _read(path, tileset, calibration)
+        if annotate:
+            _write_png(_annotation_path(annotate, path, "read"), result.annotated_png())
+    except InputError as exc:
+        return None, f"companion: {exc}"
+    if as_json:
+        return json.dumps(result.to_json(path)), None
+    lines = [f"{path}: {len(result.tiles)} tiles in {result.elapsed_ms:.0f} ms", result.grid, *_doubts(result)]
+    return "\n".join(lines), None
+
+
+def _workers(asked: int, photos: int) -> int:
+    if asked < 0:
+        raise InputError(f"--jobs {asked}: give a number of processes, 1 or more (0: one per CPU core)")
+    if asked == 0:
         try:
-            result = _read(path, args.tileset, calibration)
-            if args.annotate:
-                _write_png(_annotation_path(args.annotate, path, "read"), result.annotated_png())
-        except InputError as exc:
-            print(f"companion: {exc}", file=sys.stderr)
-            status = 2
-            continue
-        if args.json:
-            print(json.dumps(result.to_json(path)), flush=True)
-        else:
-            print(f"{path}: {len(result.tiles)} tiles in {result.elapsed_ms:.0f} ms")
-            print(result.grid)
-            for line in _doubts(result):
-                print(line)
+            cores = len(os.sched_getaffinity(0))
+        except AttributeError:  # not Linux
+            cores = os.cpu_count() or 1
+        asked = min(cores, 4)
+    return max(1, min(asked, photos))
+
+
+def run_read(args) -> int:
+    """Read each photo; several at once in worker processes (forked before OpenCV is loaded), printed
+    in the order given as each is ready."""
+    calibration = _load_calibration(args.calibration)
+    jobs = [(path, args.tileset, calibration, args.annotate, args.json) for path in args.images]
+    workers = _workers(args.jobs, len(jobs))
+    status = 0
+    if workers == 1 or "cv2" in sys.modules or not hasattr(os, "fork"):
+        reports = map(_read_report, jobs)
+        pool = None
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
+        reports = pool.map(_read_report, jobs)
+    try:
+        for out, error in reports:
+            if error is not None:
+                print(error, file=sys.stderr, flush=True)
+                status = 2
+            else:
+                print(out, flush=True)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     return status
 
 

@@ -232,3 +232,40 @@ def test_capture_without_a_camera_is_one_line(capsys, tmp_path):
     else:
         assert status == 2
         assert err.count("\n") == 1 and err.startswith("companion: ") and "camera" in err
+
+
+def test_read_several_at_once_in_worker_processes(tmp_path, photo):
+    # A fresh process (OpenCV not loaded yet) reads photos in worker processes: the same
+    # answers, printed in the order given, a bad photo one line on stderr and exit 2.
+    import subprocess
+    import sys
+
+    paths = []
+    for k, seed in enumerate((53, 54, 55)):
+        path = tmp_path / f"p{k}.jpg"
+        path.write_bytes(photo(seed, "classic", tiles=8, jpeg_quality=85).data)
+        paths.append(str(path))
+    bad = tmp_path / "bad.jpg"
+    bad.write_bytes(b"not a photo")
+    argv = [str(p) for p in (paths[0], bad, paths[1], paths[2])]
+
+    def run(jobs):
+        result = subprocess.run([sys.executable, "-m", "companion", "vision", "read", "--json", "--jobs", str(jobs), *argv],
+                                capture_output=True, text=True, timeout=120)
+        docs = [json.loads(line) for line in result.stdout.splitlines()]
+        for doc in docs:
+            doc.pop("elapsed_ms")
+        return result.returncode, docs, result.stderr.strip().splitlines()
+
+    status, docs, err = run(2)
+    assert status == 2
+    assert [d["image"] for d in docs] == paths
+    assert len(err) == 1 and err[0].startswith(f"companion: {bad}: ")
+    assert run(1) == (status, docs, err)
+
+
+def test_read_jobs_must_be_a_count(capsys, grid_photo):
+    path, _ = grid_photo
+    status, out, err = _run(capsys, "vision", "read", "--jobs", "-1", path)
+    assert status == 2 and out == ""
+    assert err.strip().splitlines() == ["companion: --jobs -1: give a number of processes, 1 or more (0: one per CPU core)"]

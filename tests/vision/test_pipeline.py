@@ -160,15 +160,26 @@ def test_the_grid_anywhere_in_the_frame(centre):
     assert read_image_bytes(rendered.data).cells() == cells
 
 
-def test_a_big_photo_is_found_small_and_read_from_its_detail(photo):
-    # Found on the photo scaled to about 1000 pixels, read from the decoded pixels.
+def test_a_big_photo_is_decoded_small_and_read(photo):
+    # A large JPEG is decoded by libjpeg straight to 1/2, 1/4 or 1/8 of its size, about
+    # 1000 pixels long: its tiles are large enough there.
     rendered = photo(71, "connect", tiles=14, size=(2600, 1950), jpeg_quality=85)
     result = read_image_bytes(rendered.data, "connect")
-    assert result.image.shape[:2] == (1950, 2600)
+    assert result.image.shape[:2] == (975, 1300)
     assert result.cells() == rendered.cells
-    # The same JPEG decoded at half size by libjpeg, as a 12-megapixel photo is.
+    # Asked to decode larger, it reads the same from more pixels.
     from vision.config import DecodeConfig, VisionConfig
 
-    half = read_image_bytes(rendered.data, "connect", config=VisionConfig(decode=DecodeConfig(target_long_side=1200)))
-    assert half.image.shape[:2] == (975, 1300)
-    assert half.cells() == rendered.cells
+    full = read_image_bytes(rendered.data, "connect", config=VisionConfig(decode=DecodeConfig(grid_long_side=2600)))
+    assert full.image.shape[:2] == (1950, 2600)
+    assert full.cells() == rendered.cells
+
+
+def test_a_grid_far_away_in_a_big_photo_is_decoded_again_larger():
+    # Tiles of 80 pixels in a 4000-pixel photo are 20 at 1/4: too small to read well, so
+    # the photo is decoded again at 1/2, where they are 40.
+    cells = {(0, 0): "1B", (0, 1): "2B", (0, 2): "3B", (1, 2): "3G", (2, 2): "3Y", (2, 1): "3R"}
+    rendered = render(cells, "classic", Scene(size=(4000, 3000), tile_px=80, rotation=10, jpeg_quality=85))
+    result = read_image_bytes(rendered.data)
+    assert result.image.shape[:2] == (1500, 2000)
+    assert result.cells() == cells
