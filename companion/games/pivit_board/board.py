@@ -34,8 +34,9 @@ class Board:
     """A game in progress: the current position plus the stack of turns that led to it.
 
     `position` may be a Position, a position string, or None for the standard
-    setup of `players` on a `size` x `size` board. `names` (one per player)
-    only make error messages friendlier. Raises NotationError for a bad
+    setup of `players` on a `size` x `size` board. A player to move who has no
+    legal move is skipped, as in play (`rules.settle`). `names` (one per
+    player) only make error messages friendlier. Raises NotationError for a bad
     position string and OptionError for a size and player count with no setup.
     """
 
@@ -50,7 +51,9 @@ class Board:
         if position is None:
             position = starting_position(size, players)
         elif isinstance(position, str):
-            position = parse_position(position)
+            position = parse_position(position)  # settled by the parser
+        else:
+            position, _ = rules.settle(position)  # a Position built by hand may not be
         self._position = position
         self._stack: list[tuple[Position, Ply]] = []
         self.names = tuple(names) if names else None

@@ -102,10 +102,9 @@ def parse_options(options: dict[str, Any], players: int) -> tuple[Options, Posit
             raise OptionError(f"option 'start' is a {start.size}x{start.size} position but the board is {size}x{size}")
         if start.players != players:
             raise OptionError(f"option 'start' is for {start.players} players, not {players}")
-        start = replace(start, ply=0)
+        start = replace(start, ply=0)  # a custom start whose player to move is stuck is settled by the parser
     else:
         start = starting_position(size, players)
-    start, _ = rules.settle(start)  # a custom start whose player to move is stuck
     return Options(size, clock, quiet, start_text, seed), start
 
 
