@@ -77,7 +77,9 @@ WORDS: dict[str, dict[str, OptionWords]] = {
         "board_size": _w("Board size", "8 for the standard 8 x 8 board, 6 for a shorter game on 6 x 6.", common=True),
         "clock_seconds": _w("Seconds per turn", "0: no clock; else the timer counts each turn (5 to 3600 seconds).",
                             common=True),
-        "quiet_limit": _w("End after quiet turns", "0: off; else the game ends after that many turns without a capture."),
+        "quiet_limit": _w("End after quiet turns",
+                          "The game ends and is scored after that many turns without a capture or promotion "
+                          "(10 to 1000); 0: off, as in the printed rules."),
         "start": _w("Starting position", "Empty: the standard setup; else a position to start from."),
         "seed": _w("Practice computer's seed", "Decides how the practice computer breaks ties between equal moves."),
     },

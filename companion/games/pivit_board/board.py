@@ -175,6 +175,12 @@ class Board:
         return [ply for _, ply in self._stack]
 
     @property
+    def positions(self) -> list[Position]:
+        """The position before each turn played, oldest first (the `history` the
+        practice computer reads: `computer.choose_move(board.position, seed, board.positions)`)."""
+        return [position for position, _ in self._stack]
+
+    @property
     def move_stack(self) -> list[Move | None]:
         """The moves played, oldest first; None for a turn lost to the clock."""
         return [ply.move for _, ply in self._stack]
