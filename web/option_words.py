@@ -78,8 +78,7 @@ WORDS: dict[str, dict[str, OptionWords]] = {
         "clock_seconds": _w("Seconds per turn", "0: no clock; else the timer counts each turn (5 to 3600 seconds).",
                             common=True),
         "quiet_limit": _w("End after quiet turns",
-                          "The game ends and is scored after that many turns without a capture or promotion "
-                          "(10 to 1000); 0: off, as in the printed rules."),
+                          "Ends and scores the game after that many turns without a capture or promotion; 0: off."),
         "start": _w("Starting position", "Empty: the standard setup; else a position to start from."),
         "seed": _w("Practice computer's seed", "Decides how the practice computer breaks ties between equal moves."),
     },
