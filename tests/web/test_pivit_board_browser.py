@@ -74,7 +74,7 @@ def winner_text(state, winners):
     (8, 4, 29, 0, "no minions remain", True),  # all four on one master: the first to promote wins
     (6, 2, 0, 0, "no minions remain", False),
     (6, 2, 7, 0, "only one player remains", False),
-    (8, 2, 20, 30, "30 turns without a capture or promotion", True),  # the quiet-turn limit ends it
+    (8, 2, 9, 30, "30 turns without a capture or promotion", True),  # the quiet-turn limit ends it
 ])
 def test_whole_games_through_the_api_end_with_the_right_winner(api, service, clock, size, players, seed, quiet_limit,
                                                                 reason, tied):

@@ -10,7 +10,7 @@ promoted, and the player with the most masters wins. Modules:
     rules      move generation, validation, play, skips and the outcome
     board      Board with push/pop undo, and perft
     record     game records: import and export of whole games
-    computer   a one-ply greedy opponent for practice
+    computer   a one-ply greedy opponent for practice that prefers progress
     engine     GAME, the event-sourced adapter the table service uses
 
 Every rules decision is written in docs/rules/pivit-board.md.

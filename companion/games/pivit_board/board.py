@@ -34,8 +34,9 @@ class Board:
     """A game in progress: the current position plus the stack of turns that led to it.
 
     `position` may be a Position, a position string, or None for the standard
-    setup of `players` on a `size` x `size` board. `names` (one per player)
-    only make error messages friendlier. Raises NotationError for a bad
+    setup of `players` on a `size` x `size` board. A player to move who has no
+    legal move is skipped, as in play (`rules.settle`). `names` (one per
+    player) only make error messages friendlier. Raises NotationError for a bad
     position string and OptionError for a size and player count with no setup.
     """
 
@@ -50,7 +51,9 @@ class Board:
         if position is None:
             position = starting_position(size, players)
         elif isinstance(position, str):
-            position = parse_position(position)
+            position = parse_position(position)  # settled by the parser
+        else:
+            position, _ = rules.settle(position)  # a Position built by hand may not be
         self._position = position
         self._stack: list[tuple[Position, Ply]] = []
         self.names = tuple(names) if names else None
@@ -170,6 +173,12 @@ class Board:
     def history(self) -> list[Ply]:
         """Every turn played since the start, oldest first."""
         return [ply for _, ply in self._stack]
+
+    @property
+    def positions(self) -> list[Position]:
+        """The position before each turn played, oldest first (the `history` the
+        practice computer reads: `computer.choose_move(board.position, seed, board.positions)`)."""
+        return [position for position, _ in self._stack]
 
     @property
     def move_stack(self) -> list[Move | None]:

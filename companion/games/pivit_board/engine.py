@@ -9,7 +9,8 @@ Options (`default_options`):
 
     board_size     8 or 6 (6x6 is for 2 players)
     clock_seconds  0 for no clock, else seconds per turn on the physical timer
-    quiet_limit    0, or end the game after this many turns without a capture or promotion
+    quiet_limit    end the game after this many turns without a capture or promotion
+                   (default 100, so a game that cannot progress still ends); 0 for no limit
     start          "" for the standard setup, or a position string to start from
     seed           seeds the computer opponent's tie-breaks (suggest_move)
 
@@ -40,7 +41,14 @@ from companion.games.pivit_board.rules import Outcome, Ply
 
 GAME_ID = "pivit-board"
 SERVICE_OPTIONS = {"pin"}  # options the table service may add for itself; ignored here
-DEFAULT_OPTIONS: dict[str, Any] = {"board_size": 8, "clock_seconds": 0, "quiet_limit": 0, "start": "", "seed": 0}
+# The quiet-turn limit is on by default (issue #17): the rulebook has no draw, and a
+# lone minion fleeing a master, or a last minion whose promotion would lose, can go on
+# forever. 100 turns is generous: the practice computer's own games never go more than
+# about 50 turns without a capture or promotion (bench/pivit_board.py).
+DEFAULT_QUIET_LIMIT = 100
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "board_size": 8, "clock_seconds": 0, "quiet_limit": DEFAULT_QUIET_LIMIT, "start": "", "seed": 0,
+}
 
 
 @dataclass(frozen=True)
@@ -66,6 +74,9 @@ class State:
     history: tuple[Turn, ...] = ()
     quiet: int = 0  # turns since the last capture or promotion
     ended: Outcome | None = None  # set when the quiet-turn limit ends the game
+    # The positions of those quiet turns, oldest first: the practice computer reads them
+    # to avoid repeating itself and to know how long the game has gone nowhere.
+    recent: tuple[Position, ...] = ()
 
 
 def quiet_reason(limit: int) -> str:
@@ -86,7 +97,8 @@ def parse_options(options: dict[str, Any], players: int) -> tuple[Options, Posit
         raise OptionError(f"unknown option {sorted(unknown)[0]!r} for the Pivit board game")
     size = _whole(options, "board_size", 8, "6 or 8", lambda v: v in BOARD_SIZES)
     clock = _whole(options, "clock_seconds", 0, "0 (no clock) or 5 to 3600 seconds", lambda v: v == 0 or 5 <= v <= 3600)
-    quiet = _whole(options, "quiet_limit", 0, "0 (no limit) or 10 to 1000 turns", lambda v: v == 0 or 10 <= v <= 1000)
+    quiet = _whole(options, "quiet_limit", DEFAULT_QUIET_LIMIT, "0 (no limit) or 10 to 1000 turns",
+                   lambda v: v == 0 or 10 <= v <= 1000)
     seed = options.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
         raise OptionError(f"option 'seed' must be a number or text, not {seed!r}")
@@ -102,10 +114,9 @@ def parse_options(options: dict[str, Any], players: int) -> tuple[Options, Posit
             raise OptionError(f"option 'start' is a {start.size}x{start.size} position but the board is {size}x{size}")
         if start.players != players:
             raise OptionError(f"option 'start' is for {start.players} players, not {players}")
-        start = replace(start, ply=0)
+        start = replace(start, ply=0)  # a custom start whose player to move is stuck is settled by the parser
     else:
         start = starting_position(size, players)
-    start, _ = rules.settle(start)  # a custom start whose player to move is stuck
     return Options(size, clock, quiet, start_text, seed), start
 
 
@@ -169,11 +180,13 @@ class PivitBoard:
     def _after(self, state: State, after: Position, turn: Turn) -> State:
         progress = turn.ply.captured is not None or turn.ply.promoted
         quiet = 0 if progress else state.quiet + 1
+        recent = () if progress else state.recent + (state.position,)
         ended = None
         limit = state.options.quiet_limit
         if limit and quiet >= limit and rules.outcome(after) is None:
             ended = rules.decide(after, quiet_reason(limit))
-        return replace(state, position=after, history=state.history + (turn,), quiet=quiet, ended=ended)
+        return replace(state, position=after, history=state.history + (turn,), quiet=quiet, ended=ended,
+                       recent=recent)
 
     # -- reading the state -------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:
@@ -210,11 +223,13 @@ class PivitBoard:
         """The practice computer's move for the player to move, or None once the game is over.
 
         Deterministic for the state and the table's seed; apply it as an
-        ordinary move event.
+        ordinary move event. The computer sees the quiet turns so far, so it
+        avoids repeating positions and concedes a game it cannot win rather
+        than drag it out (see `computer`).
         """
         if self.finished(state):
             return None
-        move = computer.choose_move(state.position, state.options.seed)
+        move = computer.choose_move(state.position, state.options.seed, state.recent)
         return None if move is None else move_str(move)
 
     def board(self, state: State) -> Board:
@@ -230,7 +245,7 @@ class PivitBoard:
     def export_record(self, state: State) -> str:
         """The game so far as a record (see `record`)."""
         tags = {}
-        if state.options.quiet_limit:
+        if state.options.quiet_limit:  # written whenever set, so importing keeps it (no tag: no limit)
             tags["QuietLimit"] = str(state.options.quiet_limit)
         if state.options.clock_seconds:
             tags["Clock"] = str(state.options.clock_seconds)
@@ -247,6 +262,7 @@ class PivitBoard:
         options["board_size"] = record.start.size
         if "Setup" in record.tags:
             options["start"] = record.tags["Setup"]
+        options["quiet_limit"] = 0  # a record without a QuietLimit tag was played without one
         for tag, key in (("QuietLimit", "quiet_limit"), ("Clock", "clock_seconds")):
             if tag in record.tags:
                 if not record.tags[tag].isdigit():

@@ -196,6 +196,13 @@ def _parse_rank(text: str, size: int, rank: int) -> list[Piece | None]:
 def parse_position(text: str) -> Position:
     """The position a position string describes (the inverse of position_str).
 
+    A player to move who has no legal move is skipped, as in play ("If a
+    player cannot make any legal moves on their turn, their turn is
+    skipped"): the turn passes clockwise to the first player who can move, and
+    is ``-`` (the game is over) if nobody can. So every parsed position is one
+    that play could reach, and a string written by position_str reads back
+    unchanged.
+
     Raises NotationError saying what is wrong: a rank of the wrong length, an
     unknown piece symbol, a piece of a player who is not at the table, a minion
     standing on a corner (it would have been promoted), or a player to move who
@@ -248,7 +255,13 @@ def parse_position(text: str) -> Position:
             raise NotationError(
                 f"player {OWNER_LETTERS[owner]} has a master, so must be in the first-master order"
             )
-    return Position(size=size, players=players, squares=position.squares, turn=turn, first_masters=firsts)
+    # Who can move is the rules' business: `rules.settle` is the one place that
+    # passes a turn on, for play and for parsing alike. Imported here, not at the
+    # top, because rules is written in terms of Position.
+    from companion.games.pivit_board.rules import settle
+
+    written = Position(size=size, players=players, squares=position.squares, turn=turn, first_masters=firsts)
+    return settle(written)[0]
 
 
 def diagram(position: Position) -> str:

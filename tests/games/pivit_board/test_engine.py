@@ -7,8 +7,8 @@ import pytest
 
 from companion.games import get_game
 from companion.games.base import OptionError, RuleError
-from companion.games.pivit_board import STARTING_SQUARES, computer, move_str, parse_position
-from companion.games.pivit_board.engine import GAME, quiet_reason
+from companion.games.pivit_board import STARTING_SQUARES, computer, move_str, parse_position, rules
+from companion.games.pivit_board.engine import DEFAULT_QUIET_LIMIT, GAME, quiet_reason
 
 NAMES = ["Ann", "Ben", "Cleo", "Dev"]
 
@@ -28,7 +28,7 @@ def test_registered_under_its_id():
 
 def test_default_options_set_up_the_8x8_board():
     state = new()
-    assert GAME.default_options() == {"board_size": 8, "clock_seconds": 0, "quiet_limit": 0, "start": "", "seed": 0}
+    assert GAME.default_options() == {"board_size": 8, "clock_seconds": 0, "quiet_limit": 100, "start": "", "seed": 0}
     view = GAME.to_json(state)
     assert view["board_size"] == 8 and len(view["pieces"]) == 24
     assert view["turn"] == 0 and view["turn_name"] == "Ann" and view["message"] == "Ann to move"
@@ -186,6 +186,57 @@ def test_quiet_limit_ends_a_game_that_goes_nowhere():
     assert '[Termination "10 turns without a capture or promotion"]' in view["record"]
 
 
+def test_by_default_a_game_that_cannot_progress_ends_after_100_quiet_turns():
+    # Issue #17: with no limit the shuttle below never ends, and the rules have no draw.
+    start = "8/8/8/8/8/8/8/2B|1a-3 b 2 b"
+    state = new(start=start)
+    assert state.options.quiet_limit == DEFAULT_QUIET_LIMIT == 100
+    shuttle = ["c1-c2", "e1-f1", "c2-d2", "f1-f2", "d2-d1", "f2-e2", "d1-c1", "e2-e1"]
+    turns = 0
+    while not GAME.finished(state) and turns < 1000:
+        state = move(state, shuttle[turns % len(shuttle)])
+        turns += 1
+    assert turns == 100
+    assert GAME.outcome(state) == rules.Outcome(quiet_reason(100), (1,), (0, 1))  # scored as usual: b's master
+    assert '[QuietLimit "100"]' in GAME.export_record(state)
+
+
+def test_the_quiet_limit_can_still_be_turned_off():
+    state = new(start="8/8/8/8/8/8/8/2B|1a-3 b 2 b", quiet_limit=0)
+    shuttle = ["c1-c2", "e1-f1", "c2-d2", "f1-f2", "d2-d1", "f2-e2", "d1-c1", "e2-e1"]
+    for turn in range(400):
+        state = move(state, shuttle[turn % len(shuttle)])
+    assert not GAME.finished(state) and state.quiet == 400
+    assert "QuietLimit" not in GAME.export_record(state)
+
+
+def test_the_computer_move_button_ends_the_issue_example_without_the_limit():
+    # The issue's position: a's last minion loses whether it promotes (a tie on masters
+    # that b's earlier first master breaks) or is captured. The computer concedes.
+    state = new(start="3B|4/8/8/8/8/8/8/3a-4 a 2 ba", quiet_limit=0)
+    for _ in range(1000):
+        if GAME.finished(state):
+            break
+        state = move(state, GAME.suggest_move(state))
+    assert GAME.finished(state) and len(state.history) < 100
+    assert GAME.outcome(state).reason == rules.NO_MINIONS and GAME.outcome(state).winners == (1,)
+
+
+def test_the_state_keeps_the_positions_since_the_last_capture_or_promotion():
+    state = new(board_size=6, start="6/6/1a|2a-1/6/6/1b-2B|1 a 2 b")
+    for text in ("e4-d4", "e1-e2", "b4xb1", "e2-f2", "d4-d5"):
+        state = move(state, text)
+    board = GAME.board(state)
+    assert state.recent == tuple(board.positions[3:]) and state.quiet == 2
+
+
+def test_a_record_without_a_quiet_limit_tag_is_imported_without_a_limit():
+    _, options, _ = GAME.import_record('[Board "6x6"]\n[Player1 "A"]\n[Player2 "B"]\n\n1. b1-b2\n')
+    assert options["quiet_limit"] == 0
+    _, options, _ = GAME.import_record(GAME.export_record(new(board_size=6)))
+    assert options["quiet_limit"] == DEFAULT_QUIET_LIMIT
+
+
 def test_records_export_and_import_as_events():
     state = new(3, clock_seconds=20, quiet_limit=50, seed=5)
     for _ in range(40):
@@ -253,7 +304,7 @@ def test_whole_games_play_to_the_end_with_the_right_winner(size, players, seat_s
         if seat_seeds == "random":
             text = rng.choice([f"{sq}-{t}" for sq, targets in GAME.actions(state)[0]["moves"].items() for t in targets])
         else:  # each seat its own practice computer
-            text = move_str(computer.choose_move(state.position, seat_seeds[turn]))
+            text = move_str(computer.choose_move(state.position, seat_seeds[turn], state.recent))
         state = move(state, text)
     assert GAME.finished(state)
     view = GAME.to_json(state)

@@ -6,6 +6,8 @@ down, ``B-`` second player's master pointing sideways).
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from companion.games.base import OptionError, RuleError
@@ -16,6 +18,7 @@ from companion.games.pivit_board import (
     parse_move,
     parse_position,
     parse_square,
+    perft,
     starting_position,
 )
 from companion.games.pivit_board import rules
@@ -209,8 +212,42 @@ def test_the_mover_plays_again_when_everyone_else_is_stuck():
 
 
 def test_a_stuck_player_to_move_in_a_custom_start_is_skipped():
-    position, skipped = rules.settle(parse_position(drawn(*STUCK_B, players=3, firsts="b", turn="b")))
+    assert parse_position(drawn(*STUCK_B, players=3, firsts="b", turn="b")).turn == 2
+    written = replace(parse_position(drawn(*STUCK_B, players=3, firsts="b")), turn=1)  # as written, unsettled
+    position, skipped = rules.settle(written)
     assert position.turn == 2 and skipped == (1,)
+
+
+# Issue #17: the library settled a stuck player to move only on the table's path.
+# "If a player cannot make any legal moves on their turn, their turn is skipped."
+STUCK_TO_MOVE = "5B|/5b|/5b|/a|4b|/5b|/5B| b 2 b"  # b's pieces fill the f-file, all pointing along it
+NOBODY_CAN_MOVE = "8/b-b-b-b-b-b-b-b-/8/8/8/8/a-a-a-a-a-a-a-a-/8 a 2 -"  # two full ranks, all sideways
+
+
+def test_parsing_a_position_passes_the_turn_on_from_a_stuck_player():
+    position = parse_position(STUCK_TO_MOVE)
+    assert position.turn == 0  # b cannot move, so a is to move, as in play
+    assert rules.settle(position) == (position, ())  # nothing left to put right
+
+
+def test_a_board_from_a_stuck_position_string_plays_on():
+    board = Board(STUCK_TO_MOVE)
+    assert board.turn == 0 and not board.is_game_over()
+    assert sorted(map(str, (board.move_label(m) for m in board.legal_moves))) == ["a3-a2", "a3-a4", "a3-a6=M"]
+    assert perft(board.position, 1) == 3
+    assert board.position_str() == "5B|/5b|/5b|/a|4b|/5b|/5B| a 2 b"
+
+
+def test_a_board_from_a_stuck_position_object_plays_on():
+    stuck = replace(parse_position(STUCK_TO_MOVE), turn=1)  # built by hand, not parsed
+    assert Board(stuck).turn == 0
+
+
+def test_a_position_string_where_nobody_can_move_is_a_finished_game():
+    board = Board(NOBODY_CAN_MOVE)
+    assert board.is_game_over() and board.turn is None and board.legal_moves == []
+    assert board.outcome() == rules.Outcome(rules.NO_MOVES, (0, 1), (0, 0))  # no masters: a shared win
+    assert board.position_str() == NOBODY_CAN_MOVE.replace(" a 2 ", " - 2 ")
 
 
 def test_a_player_with_no_pieces_is_out_and_no_longer_takes_turns():
