@@ -339,12 +339,12 @@ def _fit_correction(ideal, seen, cfg: LatticeConfig):
     """Least-squares map ideal -> seen, as general as the points' spread allows, kept gentle."""
     import numpy as np
 
-    from vision.plane import _fit_homography
+    from vision.plane import fit_homography
 
     n = len(ideal)
     cols, rows = len(np.unique(ideal[:, 0])), len(np.unique(ideal[:, 1]))
     if n >= 8 and cols >= 3 and rows >= 3:
-        h = _fit_homography(ideal, seen)
+        h = fit_homography(ideal, seen)
         if h is not None and np.abs(h[2, :2]).max() <= cfg.max_correction_perspective:
             return h
     if n >= 4 and cols >= 2 and rows >= 2:

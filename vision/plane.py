@@ -554,7 +554,7 @@ def fit_projective(grid, pts, frames=None):
         cols = np.unique(grid[:, 0])
         rows = np.unique(grid[:, 1])
     if n >= 5 and len(cols) >= 2 and len(rows) >= 2:
-        h = _fit_homography(grid, pts)
+        h = fit_homography(grid, pts)
         if h is not None and unfolded(h, grid):
             return h
     if n >= 3 and len(cols) >= 2 and len(rows) >= 2:
@@ -566,7 +566,7 @@ def fit_projective(grid, pts, frames=None):
     return None
 
 
-def _fit_homography(grid, pts):
+def fit_homography(grid, pts):
     import numpy as np
 
     # Normalised DLT (Hartley): well conditioned whatever the pixel scale.
