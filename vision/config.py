@@ -88,6 +88,11 @@ class LatticeConfig:
     min_missing_side: float = 0.15  # and the face on its least dark side, for any "may be missing"
     min_missing_three_sides: float = 0.4  # or on its second least dark side, beside a tile (see lattice._decide)
     missing_face_level_ratio: float = 2.0  # and as dark as the tiles' faces (a board's printed square is not)
+    # Or half the cell or more as dark as the tiles' own faces, beside a tile, with face along
+    # three sides: a tile with a design too dark to stand out (a deep green beside a red).
+    min_missing_black: float = 0.5
+    missing_black_level_ratio: float = 1.35
+    min_missing_black_sides: float = 0.3
     default_face_level: float = 0.15  # a tile face's brightness over the table's, when no design says
     max_face_level_ratio: float = 2.5  # tile-black: at most this times the tiles' own face level
     face_level_margin: float = 0.12  # or that level plus this share of the table's brightness
@@ -102,6 +107,13 @@ class LatticeConfig:
     max_tilt: float = 62.0  # degrees from straight down: a steeper photo is refused
     min_near_far: float = 0.3  # the smallest cell over the largest: less is refused as too oblique
     min_cell_photo_px: float = 12.0  # photo pixels: smaller cells are refused (move closer)
+    # Tiles seen (clean designs on a black face, in the first search) that end up on no cell
+    # read: a group of tiles the lattice left out, tiles under a hand. At least `min_unplaced`
+    # and `max_unplaced_share` of the tiles read, or more than `max_unplaced`: refused.
+    min_unplaced: int = 2
+    max_unplaced_share: float = 0.4
+    max_unplaced: int = 4
+    unplaced_offset: float = 0.45  # cells from the node of a cell read: further, it is not that tile
 
 
 @dataclass(frozen=True)

@@ -55,8 +55,10 @@ class RetakePhotoError(VisionError):
 
     `reason` says why, in one word a client can branch on: "oblique" (taken
     too much from the side), "cut-off" (part of the grid is outside the
-    photo), "blurred", "small" (the tiles are too small in the photo). The
-    message says what to do, in words a player understands.
+    photo), "blurred", "small" (the tiles are too small in the photo),
+    "unplaced" (tiles were seen that could not be placed on the grid: a group
+    left out, tiles under a hand). The message says what to do, in words a
+    player understands.
     """
 
     status = 422

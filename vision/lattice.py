@@ -623,6 +623,9 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
                                  and ev.middle[i, j] >= 0.5 and ev.level[i, j] <= strict_black
                                  and _touches(key, tiles))):
                 missing.append(key)
+            elif ev.dark[i, j] >= cfg.min_missing_black and ev.level[i, j] <= cfg.missing_black_level_ratio * ev.face_level \
+                    and ev.band_second[i, j] >= cfg.min_missing_black_sides and _touches(key, tiles):
+                missing.append(key)
     return [tiles[c] for c in sorted(tiles)], sorted(missing), sorted(cut_off)
 
 

@@ -99,7 +99,23 @@ def _locate(image, config: VisionConfig):
         plane = estimate_plane(candidates, config.plane)
     grid = fit_in_plane(image, plane, scale, find_cfg, config.lattice, candidates)
     check_view(grid, 1.0, config.lattice)
-    return grid.lattice, grid.tiles, grid.missing
+    seen = candidates.centres[candidates.trusted] / scale
+    return grid.lattice, grid.tiles, grid.missing, seen
+
+
+def unplaced(lattice: Lattice, seen, cells, config) -> int:
+    """How many of the tiles `seen` (image x, y of clean designs found) sit on none of `cells`
+    (the lattice cells read as tiles or asked about)."""
+    import numpy as np
+
+    if not len(seen):
+        return 0
+    at = lattice.to_lattice(seen)
+    nodes = np.rint(at)
+    off = np.linalg.norm(at - nodes, axis=1)
+    have = set(cells)
+    return int(sum(1 for (col, row), d in zip(nodes, off)
+                   if (int(row), int(col)) not in have or d > config.unplaced_offset))
 
 
 def read_tile(image, lattice: Lattice, cell, offset, config: VisionConfig):
@@ -156,7 +172,7 @@ def read_image(
     t0 = time.perf_counter() if started is None else started
     cfg = config or VisionConfig()
     colours = get_tileset(tileset).colours
-    lattice, found, missing = _locate(image, cfg)
+    lattice, found, missing, seen = _locate(image, cfg)
     tile_px = lattice.pitch * lattice.tile
     cells, designs, samples, offsets, doubts, blurs = [], [], [], [], [], []
     for tile in found:
@@ -178,6 +194,12 @@ def read_image(
         samples.append(colour_sample(patch, design.mask, cfg.colour))
     if not cells:
         raise NoTilesError("no tiles found in the photo")
+    left_out = unplaced(lattice, seen, cells + missing, cfg.lattice)
+    if left_out > cfg.lattice.max_unplaced or (
+            left_out >= cfg.lattice.min_unplaced and left_out >= cfg.lattice.max_unplaced_share * len(cells)):
+        raise RetakePhotoError(
+            f"{left_out} of the tiles in the photo could not be placed on the grid: make sure nothing covers "
+            "them and take the photo again from above the whole grid", "unplaced")
     blur = statistics.median(blurs) if blurs else 0.0
     if blur > cfg.design.max_blur and blur * tile_px > cfg.design.min_blur_px:
         raise RetakePhotoError(

@@ -68,3 +68,29 @@ def test_the_cli_says_retake_on_one_line_and_exits_2(tmp_path, capsys):
     out, err = capsys.readouterr()
     assert status == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and "shaken.jpg" in err and "blurred" in err
+
+
+def test_tiles_seen_but_left_off_the_grid_are_not_dropped_without_a_word():
+    # Three groups of tiles on a wood table (the evaluation set's "mixed" photo 33): the
+    # lattice takes two of them and leaves the third, 10 tiles, out. Reading the two
+    # groups alone would say nothing of 10 tiles: the photo is refused instead.
+    from vision.evalsets import make_photo
+
+    photo = make_photo("mixed", 33, (1200, 900))
+    with pytest.raises(RetakePhotoError) as caught:
+        read_image_bytes(photo.data, photo.tileset)
+    assert caught.value.reason == "unplaced" and caught.value.status == 422
+    assert str(caught.value).startswith("10 of the tiles in the photo could not be placed on the grid")
+
+
+def test_unplaced_counts_the_tiles_seen_on_no_cell_read():
+    from vision.config import LatticeConfig
+    from vision.lattice import Lattice
+    from vision.pipeline import unplaced
+
+    lattice = Lattice(np.diag([50.0, 50.0, 1.0]), 50.0, 0.0, [(0, 0), (0, 1)])  # cell (r, c) at x = 50c, y = 50r
+    seen = np.array([[0.0, 0.0], [52.0, 3.0], [100.0, 0.0], [25.0, 25.0]])
+    # (0, 0) and (0, 1) are read; (0, 2) is not; the last sits between four cells.
+    assert unplaced(lattice, seen, [(0, 0), (0, 1)], LatticeConfig()) == 2
+    assert unplaced(lattice, seen[:2], [(0, 0), (0, 1)], LatticeConfig()) == 0
+    assert unplaced(lattice, seen[:0], [], LatticeConfig()) == 0
