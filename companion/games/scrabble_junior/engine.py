@@ -36,6 +36,7 @@ from companion.games.scrabble_junior.rules import (
     can_play_two,
     check_cover,
     coverable_cells,
+    legal_turns,
     playable_cells,
     second_tiles,
     words_completed_by,
@@ -224,10 +225,9 @@ def legal_cells(state: State) -> list[int]:
         return []
     layout = state.setup.layout
     rack = state.rack(state.player)
-    cells = playable_cells(layout, state.covered, rack)
-    if rack is None or state.this_turn or not can_play_two(layout, state.covered, rack):
-        return cells
-    return [c for c in cells if second_tiles(layout, state.covered, rack, c)]
+    if rack is None or state.this_turn:
+        return playable_cells(layout, state.covered, rack)
+    return sorted({turn[0] for turn in legal_turns(layout, state.covered, rack)})
 
 
 def must(state: State) -> str | None:
