@@ -16,7 +16,7 @@ GAME_MODULES: dict[str, str] = {
     "pivit-tiles": "companion.games.pivit_tiles.engine",
     "quivit": "companion.games.quivit.engine",
     "pivit-board": "companion.games.pivit_board.engine",
-    "scrabble-junior": "companion.games.scrabble_junior.engine",
+    "scrabble-junior": "companion.games.scrabble_junior.game",
 }
 
 

@@ -17,13 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Set
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from companion.games.scrabble_junior.engine import State
 from companion.games.scrabble_junior.layout import Layout
 from companion.games.scrabble_junior.rules import legal_turns, open_letters
-
-if TYPE_CHECKING:  # the engine imports this module; only the type is needed here
-    from companion.games.scrabble_junior.engine import State
 
 
 @dataclass(frozen=True)

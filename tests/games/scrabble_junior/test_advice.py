@@ -7,7 +7,9 @@ from dataclasses import replace
 import pytest
 
 from companion.games.scrabble_junior.advice import completable_words, next_player, opened_words
-from companion.games.scrabble_junior.engine import GAME, IllegalCoverError, play_warnings
+from companion.games.scrabble_junior.engine import IllegalCoverError
+from companion.games.scrabble_junior.game import GAME
+from companion.games.scrabble_junior.view import play_warnings
 
 
 def covered(board, *names):
