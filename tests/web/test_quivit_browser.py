@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.games.quivit.engine import GAME
+from companion.games.quivit.game import GAME
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "quivit"

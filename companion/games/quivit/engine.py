@@ -1,7 +1,10 @@
-"""Quivit's rounds, turns, links and scoring, as a pure event fold (`GAME`, id "quivit").
+"""Quivit's rounds, turns, links and scoring, as a pure event fold.
 
-`GAME.apply(state, event)` returns the state after one event or raises a
-RuleError saying why the rulebook forbids it. Two ways to play:
+`apply(state, event)` returns the state after one event or raises a
+RuleError saying why the rulebook forbids it. This module is the rules and
+the state; the best-rotation hint is `hints`, what the phones see is `view`,
+and `game.GAME` (id "quivit") puts them together for the table service.
+Two ways to play:
 
 * digital (option mode "digital"): the engine deals a virtual deck shuffled
   from options["seed"], flips every new card to a seeded orientation, and the
@@ -35,7 +38,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any, NotRequired
+from typing import Any
 
 from companion.games.base import OptionError, RuleError
 from companion.games.quivit import grid as g
@@ -55,150 +58,90 @@ from companion.games.quivit.cards import (
     point_deck,
     shuffled,
 )
-from companion.games.quivit.options import DEFAULTS, MAX_PLAYERS, parse_options
+from companion.games.quivit.options import DEFAULTS, DRAIN_SHORT_GRID, MAX_PLAYERS, MODES, parse_options
 from companion.games.quivit.state import Side, State
 
-GAME_ID = "quivit"
+MIN_PLAYERS = 2
 MAX_TAKE = 9  # a rotation reaches at most the 3 x 3 cards around the rotated one
 
 
-class Quivit:
-    id = GAME_ID
-    title = "Quivit"
-    min_players = 2
-    max_players = MAX_PLAYERS
+def default_options() -> dict[str, Any]:
+    """Every option with its default value."""
+    return dict(DEFAULTS)
 
-    events = {
-        "block": {"player": int, "card": NotRequired[str]},
-        "start-turn": {"player": int},
-        "roll": {"player": int, "color": NotRequired[str]},
-        "rotate": {"player": int, "card": str, "direction": str},
-        "claim-free-link": {"player": int, "card": str},
-        "take": {"player": int, "cards": NotRequired[list[int]], "double_rotate": NotRequired[bool],
-                 "free_link": NotRequired[bool]},
-        "timer-expired": {},
-        "draw": {"player": int, "value": NotRequired[int]},
-        "skip-draw": {"player": int},
-    }
 
-    def default_options(self) -> dict[str, Any]:
-        return dict(DEFAULTS)
+def option_choices() -> dict[str, list[str]]:
+    """Options with a fixed set of values (the home page shows them as menus)."""
+    return {"mode": list(MODES), "drain_short_grid": list(DRAIN_SHORT_GRID)}
 
-    def option_choices(self) -> dict[str, list[str]]:
-        """Options with a fixed set of values (the home page shows them as menus)."""
-        return {"mode": ["digital", "scorekeeping"], "drain_short_grid": ["end", "play-on"]}
 
-    def new_state(self, players: list[str], options: dict[str, Any]) -> State:
-        """The grid dealt and flipped, the first turn about to start. Raises OptionError."""
-        if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-            raise OptionError("players must be a list of names")
-        if not self.min_players <= len(players) <= self.max_players:
-            raise OptionError(f"Quivit is for 2 to {self.max_players} players, not {len(players)}")
-        names = [p.strip() for p in players]
-        if len({n.casefold() for n in names}) != len(names):
-            raise OptionError("two players have the same name")
-        opts = parse_options(options, names)
-        sides = tuple(
-            Side(
-                name=opts.team_names[i],
-                members=members,
-                holds_block=opts.color_blocking,
-                holds_double_rotate=opts.double_rotation,
-            )
-            for i, members in enumerate(opts.teams)
+def new_state(players: list[str], options: dict[str, Any]) -> State:
+    """The grid dealt and flipped, the first turn about to start. Raises OptionError."""
+    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+        raise OptionError("players must be a list of names")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise OptionError(f"Quivit is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}")
+    names = [p.strip() for p in players]
+    if len({n.casefold() for n in names}) != len(names):
+        raise OptionError("two players have the same name")
+    opts = parse_options(options, names)
+    sides = tuple(
+        Side(
+            name=opts.team_names[i],
+            members=members,
+            holds_block=opts.color_blocking,
+            holds_double_rotate=opts.double_rotation,
         )
-        total = POINT_CARDS * opts.decks
-        if opts.digital:
-            deck = shuffled(tuple(range(total)), opts.seed, "deck")
-            empty = tuple(tuple(None for _ in range(GRID_SIZE)) for _ in range(GRID_SIZE))
-            s = State(tuple(names), opts, sides, empty, deck, len(deck), 0)
-        else:
-            s = State(tuple(names), opts, sides, None, (), total, 0)
-        _refresh(s, "deal")
-        s.last = "The grid is dealt and flipped"
-        _begin_turn(s)
-        return s
-
-    def apply(self, state: State, event: dict[str, Any]) -> State:
-        """The state after `event`; never changes `state`. Raises RuleError when the rules forbid it."""
-        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-            raise RuleError("an action needs a type")
-        handler = _HANDLERS.get(event["type"])
-        if handler is None:
-            raise RuleError(f"unknown action {event['type']!r} for Quivit")
-        if state.phase == "game-over":
-            raise RuleError("the game is over")
-        s = state.clone()
-        handler(s, event)
-        return s
-
-    def finished(self, state: State) -> bool:
-        return state.phase == "game-over"
-
-    def timer_request(self, state: State) -> tuple[str, float] | None:
-        """The Timed rule: one countdown per turn, from after Color Blocking until the rotation."""
-        if state.options.timed and state.phase in ("color-die", "turn"):
-            return (f"quivit-turn-{state.turn_number}", state.options.timer_seconds)
-        return None
-
-    def to_json(self, state: State) -> dict[str, Any]:
-        from companion.games.quivit.view import state_json
-
-        return state_json(state)
-
-    def actions(self, state: State) -> list[dict[str, Any]]:
-        from companion.games.quivit.view import legal_actions
-
-        return legal_actions(state)
-
-    def hints(self, state: State) -> list[dict[str, Any]]:
-        """The best-rotation hint: see `best_rotations`."""
-        return best_rotations(state)
+        for i, members in enumerate(opts.teams)
+    )
+    total = POINT_CARDS * opts.decks
+    if opts.digital:
+        deck = shuffled(tuple(range(total)), opts.seed, "deck")
+        empty = tuple(tuple(None for _ in range(GRID_SIZE)) for _ in range(GRID_SIZE))
+        s = State(tuple(names), opts, sides, empty, deck, len(deck), 0)
+    else:
+        s = State(tuple(names), opts, sides, None, (), total, 0)
+    _refresh(s, "deal")
+    s.last = "The grid is dealt and flipped"
+    _begin_turn(s)
+    return s
 
 
-GAME = Quivit()
+def apply(state: State, event: dict[str, Any]) -> State:
+    """The state after `event`; never changes `state`. Raises RuleError when the rules forbid it."""
+    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+        raise RuleError("an action needs a type")
+    handler = _HANDLERS.get(event["type"])
+    if handler is None:
+        raise RuleError(f"unknown action {event['type']!r} for Quivit")
+    if state.phase == "game-over":
+        raise RuleError("the game is over")
+    s = state.clone()
+    handler(s, event)
+    return s
+
+
+def finished(state: State) -> bool:
+    return state.phase == "game-over"
+
+
+def timer_request(state: State) -> tuple[str, float] | None:
+    """The Timed rule: one countdown per turn, from after Color Blocking until the rotation."""
+    if state.options.timed and state.phase in ("color-die", "turn"):
+        return (f"quivit-turn-{state.turn_number}", state.options.timer_seconds)
+    return None
 
 
 # -- queries ------------------------------------------------------------------------------
 
 
-def best_rotations(state: State) -> list[dict[str, Any]]:
-    """Every card and rotation the current player may make, with the points it would take, best first.
-
-    Each entry: {"card": "c3", "direction": "right"|"left"|"double"|"free-link",
-    "points", "cards": [...], "count", "colors": [...], "event": the event
-    that makes this play}. Empty outside the rotation itself (before Color
-    Blocks are resolved and the die is rolled the play is not yet known) and
-    when the table keeps score for the real deck (the engine does not know
-    that grid).
-    """
-    if state.phase != "turn" or state.grid is None:
-        return []
-    side = state.sides[state.current_side]
-    player = state.current_player
-    found = g.hints(
-        state.grid,
-        state.blocked,
-        color=state.die,
-        double_rotate=_may_double_rotate(state, side),
-        free_link=_may_claim_free_link(state, side),
-    )
-    out = []
-    for h in found:
-        hint = h.to_json()
-        if h.direction == "free-link":
-            hint["event"] = {"type": "claim-free-link", "player": player, "card": hint["card"]}
-        else:
-            hint["event"] = {"type": "rotate", "player": player, "card": hint["card"], "direction": h.direction}
-        out.append(hint)
-    return out
-
-
-def _may_double_rotate(s: State, side: Side) -> bool:
+def may_double_rotate(s: State, side: Side) -> bool:
+    """True if `side` may spend its Double Rotate card on a 180 degree rotation."""
     return s.options.double_rotation and side.holds_double_rotate
 
 
-def _may_claim_free_link(s: State, side: Side) -> bool:
+def may_claim_free_link(s: State, side: Side) -> bool:
+    """True if `side` may claim a free link instead of rotating: "if the current player holds a Double Rotate card"."""
     return s.options.double_rotation and side.holds_double_rotate
 
 

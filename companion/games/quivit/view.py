@@ -14,14 +14,8 @@ from typing import Any
 
 from companion.games.quivit import grid as g
 from companion.games.quivit.cards import COLOR_NAMES, COLORS, POINT_CARD_COUNTS, POINT_CARDS, card_str, cell_str
-from companion.games.quivit.engine import (
-    MAX_TAKE,
-    _may_claim_free_link,
-    _may_double_rotate,
-    best_rotations,
-    standings,
-    takeable_count,
-)
+from companion.games.quivit.engine import MAX_TAKE, may_claim_free_link, may_double_rotate, standings, takeable_count
+from companion.games.quivit.hints import best_rotations
 from companion.games.quivit.state import State
 
 
@@ -214,8 +208,8 @@ def legal_actions(s: State) -> list[dict[str, Any]]:
             roll["colors"] = list(COLORS)  # the real die's colour may be entered; leave it out for a service roll
         return [roll]
     # phase "turn"
-    double = _may_double_rotate(s, side)
-    claim = _may_claim_free_link(s, side)
+    double = may_double_rotate(s, side)
+    claim = may_claim_free_link(s, side)
     if s.grid is None:
         left = _cards_left(s)
         return [

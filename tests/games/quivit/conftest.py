@@ -5,7 +5,7 @@ from dataclasses import replace
 
 import pytest
 
-from companion.games.quivit.engine import GAME
+from companion.games.quivit.game import GAME
 from companion.games.quivit.grid import parse_grid
 
 # c3 (GYBR2) is about to be rotated right, making it RGYB: green top-right,

@@ -9,7 +9,8 @@ import pytest
 from companion.games import available_games, get_game
 from companion.games.base import OptionError, RuleError
 from companion.games.quivit.cards import COLORS, POINT_CARD_COUNTS
-from companion.games.quivit.engine import GAME, best_rotations
+from companion.games.quivit.game import GAME
+from companion.games.quivit.hints import best_rotations
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed"]
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.quivit.cards import POINT_CARDS
-from companion.games.quivit.engine import GAME
+from companion.games.quivit.game import GAME
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
 
