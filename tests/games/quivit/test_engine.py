@@ -520,7 +520,7 @@ def test_tie_goes_to_the_most_cards_then_is_shared():
 
 
 def test_hints_on_the_phones_when_the_option_is_on(make_table, ten_point_play):
-    state = make_table(ten_point_play, hints=True, double_rotation=True)
+    state = make_table(ten_point_play, hints=True, double_rotation=True, free_link_spends_double_rotate=False)
     view = GAME.to_json(state)
     assert view["hints"] == best_rotations(state) == GAME.hints(state)
     assert len([h for h in view["hints"] if h["direction"] != "free-link"]) == 25 * 3

@@ -65,7 +65,8 @@ def check(state, events):
     else:
         assert state.phase in ("color-blocking", "color-die", "turn", "final-draw")
     if view["hints"] is not None:
-        assert all(h["points"] <= view["hints"][0]["points"] for h in view["hints"])
+        assert all(h["value"] <= view["hints"][0]["value"] for h in view["hints"])
+        assert all(h["value"] == h["points"] or h["spends_double_rotate"] for h in view["hints"])
     return view, actions
 
 

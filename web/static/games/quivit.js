@@ -387,7 +387,10 @@
   function hintText(h) {
     const play = h.direction === 'free-link' ? `${h.card}, free link` : `${h.card} ${DIRECTION_WORDS[h.direction]}`;
     const taken = h.count ? `${cards(h.count)}: ${h.cards.join(' ')}` : 'no links';
-    return `${play}: ${points(h.points)} (${taken})`;
+    // Ranked by value: spending the Double Rotate card gives up its end-of-game draw.
+    const spends = h.spends_double_rotate
+      ? `; uses the Double Rotate card, worth about ${(h.points - h.value).toFixed(1)} kept to the end` : '';
+    return `${play}: ${points(h.points)} (${taken})${spends}`;
   }
 
   function renderHints(ui, table, tappable) {
