@@ -48,6 +48,7 @@ DIGITAL = {
     "drain_threshold": 100,
     "double_rotation": True,
     "free_link_spends_double_rotate": False,
+    "current_player_may_block": True,  # the Suns block before their own first turn
     "family_play": True,
     "teams": "Ann, Cy / Bob, Di",
     "team_names": "Suns / Moons",
@@ -68,6 +69,7 @@ SCOREKEEPING = {
     "drain_threshold": 112,
     "double_rotation": True,
     "free_link_spends_double_rotate": False,
+    "current_player_may_block": True,  # Ann blocks before her own first turn
     "family_play": True,
     "teams": "Ann / Bob, Cy",
     "hints": True,
@@ -208,6 +210,16 @@ def tap(page, name):
     page.get_by_role("button", name=name, exact=True).click()
 
 
+def claim_words(view, hint):
+    """The claim button's words: a card in two free links offers both, or either alone."""
+    links = [fl["color"] for fl in view["free_links"] if hint["card"] in fl["cards"] and view["die"] in (None, fl["color"])]
+    if len(links) == 1:
+        return "Claim the free link"
+    if len(hint["links"]) == len(links):
+        return f"Claim all {len(links)} free links"
+    return f"Claim the {COLOR[hint['links'][0]]} free link only"
+
+
 def side_points(page, side):
     return page.locator(f'.qv-side[data-side="{side}"] .points')
 
@@ -303,7 +315,7 @@ def test_two_phones_play_a_digital_game_with_every_optional_rule(browser, server
         elif kind in ("rotate", "claim-free-link"):
             card = event["card"]
             direction = event.get("direction", "free-link")
-            (hint,) = [h for h in view["hints"] if h["card"] == card and h["direction"] == direction]
+            (hint,) = [h for h in view["hints"] if h["event"] == event]
             rotations += 1
             if rotations % 2:
                 # Learning the game: tap the hint, which selects its card and marks what it takes.
@@ -318,7 +330,7 @@ def test_two_phones_play_a_digital_game_with_every_optional_rule(browser, server
             if kind == "rotate":
                 tap(page, f"Rotate {card} {DIRECTION_WORDS[direction]}: {points(hint['points'])}")
             else:
-                tap(page, f"Claim the free link with {card} (Double Rotate card): {points(hint['points'])}")
+                tap(page, f"{claim_words(view, hint)} with {card} (Double Rotate card): {points(hint['points'])}")
             turn = after["history"][-1]
             assert turn["points"] == hint["points"]
             if after["sides"][side]["pending_cards"]:

@@ -54,6 +54,7 @@ from companion.games.quivit.cards import (
     card_str,
     cell_str,
     parse_cell,
+    parse_color,
     parse_direction,
     point_deck,
     shuffled,
@@ -145,9 +146,26 @@ def may_claim_free_link(s: State, side: Side) -> bool:
     return s.options.double_rotation and side.holds_double_rotate
 
 
+def may_block(s: State, index: int) -> bool:
+    """True if side `index` may play its Color Block card now, or would in the window before a turn.
+
+    "Free Links can be blocked by other players": not the side whose turn it
+    is, unless option current_player_may_block.
+    """
+    return s.sides[index].holds_block and (s.options.current_player_may_block or index != s.current_side)
+
+
+def tie_break_cards(state: State, index: int) -> int:
+    """The cards side `index` counts for the tie breaker: those taken, and with option
+    final_draw_counts_as_card the card drawn at the end for an unused Double Rotate card."""
+    side = state.sides[index]
+    drew = side.final_draw is not None and state.options.final_draw_counts_as_card
+    return side.cards + (1 if drew else 0)
+
+
 def standings(state: State) -> list[int]:
     """Side indices, best first: highest score, then most cards (the rulebook's tie breaker)."""
-    return sorted(range(len(state.sides)), key=lambda i: (-state.sides[i].score, -state.sides[i].cards, i))
+    return sorted(range(len(state.sides)), key=lambda i: (-state.sides[i].score, -tie_break_cards(state, i), i))
 
 
 def takeable_count(s: State) -> int:
@@ -202,10 +220,14 @@ def _nothing_to_rotate(s: State) -> bool:
 def _begin_turn(s: State) -> None:
     s.turn_number += 1
     s.die = None
-    if s.options.color_blocking and any(side.holds_block for side in s.sides) and not _nothing_to_rotate(s):
+    if s.options.color_blocking and _anyone_may_block(s) and not _nothing_to_rotate(s):
         s.phase = "color-blocking"
     else:
         _after_blocking(s)
+
+
+def _anyone_may_block(s: State) -> bool:
+    return any(may_block(s, i) for i in range(len(s.sides)))
 
 
 def _after_blocking(s: State) -> None:
@@ -285,8 +307,8 @@ def _finish(s: State, reason: str) -> None:
 def _game_over(s: State) -> None:
     s.phase = "game-over"
     order = standings(s)
-    best = (s.sides[order[0]].score, s.sides[order[0]].cards)
-    s.winners = tuple(i for i in order if (s.sides[i].score, s.sides[i].cards) == best)
+    best = (s.sides[order[0]].score, tie_break_cards(s, order[0]))
+    s.winners = tuple(i for i in order if (s.sides[i].score, tie_break_cards(s, i)) == best)
     names = " and ".join(s.sides[i].name for i in s.winners)
     verb = "win" if len(s.winners) > 1 else "wins"
     s.last = f"Game over: {s.end_reason}. {names} {verb} with {best[0]} points"
@@ -348,6 +370,11 @@ def _block(s: State, ev: dict) -> None:
     side = s.sides[index]
     if not side.holds_block:
         raise RuleError(f"{side.name} has already played the Color Block card (one per game)")
+    if not may_block(s, index):
+        raise RuleError(
+            f"Color Block cards are played by the other players before {s.players[s.current_player]}'s turn"  # type: ignore[index]
+            " (the table's options do not let the current player block)"
+        )
     cell = _cell(s, ev, required=s.grid is not None)
     if cell is not None:
         if cell in s.blocked:
@@ -362,7 +389,7 @@ def _block(s: State, ev: dict) -> None:
     s.with_side(index, holds_block=False)
     where = f" on {cell_str(cell)}" if cell is not None else ""
     s.last = f"{s.players[p]} blocks the card{where} for the rest of the game"
-    if not any(other.holds_block for other in s.sides):
+    if not _anyone_may_block(s):
         _after_blocking(s)  # nobody can block any more: the turn starts
 
 
@@ -378,11 +405,10 @@ def _roll(s: State, ev: dict) -> None:
     if color is not None:
         if s.options.digital:
             raise RuleError("in a digital game the service rolls the color die")
-        key = str(color).strip()
-        by_name = {name: letter for letter, name in COLOR_NAMES.items()}
-        color = key.upper() if key.upper() in COLORS else by_name.get(key.lower())
-        if color is None:
-            raise RuleError(f"the color die shows red, green, blue or yellow, not {ev['color']!r}")
+        try:
+            color = parse_color(color)
+        except NotationError:
+            raise RuleError(f"the color die shows red, green, blue or yellow, not {ev['color']!r}") from None
     else:
         # Eight faces, two of each colour.
         face = SeededStream(s.options.seed, f"die|{s.turn_number}").below(8)
@@ -451,9 +477,10 @@ def _claim_free_link(s: State, ev: dict) -> None:
         if s.die is not None and cell in g.free_link_cells(s.grid, s.blocked):
             raise RuleError(f"the free link at {cell_str(cell)} is not {COLOR_NAMES[s.die]}, the color rolled")
         raise RuleError(f"the card at {cell_str(cell)} is not in a free link (four squares of one colour)")
+    links = _claimed_links(s, ev, cell)
     if s.options.free_link_spends_double_rotate:
         s.with_side(index, holds_double_rotate=False)  # type: ignore[arg-type]
-    take = g.take_from(s.grid, s.blocked, cell, s.die)
+    take = g.claim_take(s.grid, s.blocked, cell, s.die, links)
     record = {
         "player": p,
         "action": "free-link",
@@ -462,7 +489,41 @@ def _claim_free_link(s: State, ev: dict) -> None:
         "die": s.die,
         "double_rotate": s.options.free_link_spends_double_rotate,
     }
-    _take_cells(s, s.grid, take, record, f"{s.players[p]} claims the free link at {cell_str(cell)}")
+    which = "the free link" if links is None else " and ".join(COLOR_NAMES[c] for c in links) + " free link"
+    if links is not None and len(links) > 1:
+        which = f"the {which}s"
+    elif links is not None:
+        which = f"the {which}"
+    _take_cells(s, s.grid, take, record, f"{s.players[p]} claims {which} at {cell_str(cell)}")
+
+
+def _claimed_links(s: State, ev: dict, cell: tuple[int, int]) -> tuple[str, ...] | None:
+    """The colours of the free links through `cell` the claim scores (None: all), from the event's `colors`.
+
+    "The player may score all Free Links that the selected card is involved
+    with": unless option free_link_takes_all, the player may name some of them.
+    """
+    chosen = ev.get("colors")
+    if chosen is None:
+        return None
+    if not isinstance(chosen, list) or not all(isinstance(c, str) for c in chosen):
+        raise RuleError("'colors' is a list of colours naming the free links to score, like [\"green\"]")
+    letters = []
+    for color in chosen:
+        try:
+            letters.append(parse_color(color))
+        except NotationError:
+            raise RuleError(f"a free link is red, green, blue or yellow, not {color!r}") from None
+    if not letters:
+        raise RuleError("name at least one free link to score, or leave 'colors' out to score them all")
+    available = g.free_link_colors(s.grid, s.blocked, cell, s.die)  # type: ignore[arg-type]
+    for letter in letters:
+        if letter not in available:
+            raise RuleError(f"there is no {COLOR_NAMES[letter]} free link through {cell_str(cell)}")
+    links = tuple(c for c in available if c in letters)
+    if s.options.free_link_takes_all and links != available:
+        raise RuleError("this table's claim takes every free link through the card (option free_link_takes_all)")
+    return links
 
 
 def _take_cells(s: State, grid: g.Grid, take: g.Take, record: dict, said: str) -> None:
@@ -587,7 +648,7 @@ def _draw(s: State, ev: dict) -> None:
     s.deck_count -= 1
     s.taken_values[value] = s.taken_values.get(value, 0) + 1
     side = s.sides[index]
-    s.with_side(index, scored=side.scored + (value,), final_draw=value, draw_decided=True)
+    s.with_side(index, final_draw=value, draw_decided=True)  # its points count; as a card only by option
     card["value"] = value
     s.history = s.history + (
         {

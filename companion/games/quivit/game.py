@@ -25,7 +25,7 @@ class Quivit:
         "start-turn": {"player": int},
         "roll": {"player": int, "color": NotRequired[str]},
         "rotate": {"player": int, "card": str, "direction": str},
-        "claim-free-link": {"player": int, "card": str},
+        "claim-free-link": {"player": int, "card": str, "colors": NotRequired[list[str]]},
         "take": {"player": int, "cards": NotRequired[list[int]], "double_rotate": NotRequired[bool],
                  "free_link": NotRequired[bool]},
         "timer-expired": {},

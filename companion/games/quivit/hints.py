@@ -26,11 +26,14 @@ def best_rotations(state: State) -> list[dict[str, Any]]:
     """Every card and rotation the current player may make, with the points it would take, best first.
 
     Each entry: {"card": "c3", "direction": "right"|"left"|"double"|"free-link",
-    "points", "cards": [...], "count", "colors": [...], "spends_double_rotate",
+    "points", "cards": [...], "count", "colors": [...], "links": the colours
+    of the free links a claim scores (a card in two free links has a claim
+    for each choice of them, unless option free_link_takes_all), "spends_double_rotate",
     "value": the points less what the Double Rotate card would have been
     worth kept (`double_rotate_worth`) when the play spends it, "event": the
-    event that makes this play}. Best first: highest value, then more cards,
-    then reading order. Empty outside the rotation itself (before Color
+    event that makes this play}. Best first: highest value, then more cards
+    (less the kept card when it would count for the tie breaker), then
+    reading order. Empty outside the rotation itself (before Color
     Blocks are resolved and the die is rolled the play is not yet known) and
     when the table keeps score for the real deck (the engine does not know
     that grid).
@@ -45,6 +48,7 @@ def best_rotations(state: State) -> list[dict[str, Any]]:
         color=state.die,
         double_rotate=may_double_rotate(state, side),
         free_link=may_claim_free_link(state, side),
+        choose_links=not state.options.free_link_takes_all,
     )
     worth = double_rotate_worth(state)
     ranked = []
@@ -56,10 +60,14 @@ def best_rotations(state: State) -> list[dict[str, Any]]:
         hint["value"] = round(value, 2)
         if h.direction == "free-link":
             hint["event"] = {"type": "claim-free-link", "player": player, "card": hint["card"]}
+            if h.links != g.free_link_colors(state.grid, state.blocked, h.cell, state.die):
+                hint["event"]["colors"] = list(h.links)  # some of the card's free links, not all
         else:
             hint["event"] = {"type": "rotate", "player": player, "card": hint["card"], "direction": h.direction}
+        # With option final_draw_counts_as_card the kept card would also be a card for the tie breaker.
+        cards = len(h.cells) - (1 if spends and worth and state.options.final_draw_counts_as_card else 0)
         # `found` is already in points, cards, reading order: keep that order among equal values.
-        ranked.append((-value, -len(h.cells), order, hint))
+        ranked.append((-value, -cards, order, hint))
     return [hint for *_, hint in sorted(ranked, key=lambda r: r[:3])]
 
 

@@ -35,7 +35,11 @@ DEFAULTS: dict[str, Any] = {
     "drain_threshold": 15,  # the game ends before a round when the draw deck holds this many or fewer
     "drain_short_grid": "end",  # an extra round whose refresh cannot fill the grid ends the game
     "double_rotation": False,
-    "free_link_spends_double_rotate": True,
+    # Where the rulebook's words are stretched, the default is their literal reading (docs/rules/quivit.md):
+    "free_link_spends_double_rotate": False,  # "if the current player holds" the card: holding it is enough
+    "free_link_takes_all": False,  # "may score all Free Links" through the card: the player may leave some
+    "final_draw_counts_as_card": False,  # the end draw adds "the point value on the card to their final score"
+    "current_player_may_block": False,  # "Free Links can be blocked by other players"
     "family_play": False,
     # Family Play: lists of player indices, e.g. [[0, 2], [1, 3]], or as typed on a phone,
     # "Ann, Cy / Bob, Di" (see parse_teams); empty: no teams. A string default makes the new-table
@@ -65,6 +69,9 @@ class Options:
     drain_short_grid: str
     double_rotation: bool
     free_link_spends_double_rotate: bool
+    free_link_takes_all: bool
+    final_draw_counts_as_card: bool
+    current_player_may_block: bool
     family_play: bool
     teams: tuple[tuple[int, ...], ...]  # every side's players; one player each without Family Play
     team_names: tuple[str, ...]
@@ -90,6 +97,9 @@ class Options:
             "drain_short_grid": self.drain_short_grid,
             "double_rotation": self.double_rotation,
             "free_link_spends_double_rotate": self.free_link_spends_double_rotate,
+            "free_link_takes_all": self.free_link_takes_all,
+            "final_draw_counts_as_card": self.final_draw_counts_as_card,
+            "current_player_may_block": self.current_player_may_block,
             "family_play": self.family_play,
             "teams": [list(t) for t in self.teams] if self.family_play else None,
             "team_names": list(self.team_names) if self.family_play else None,
@@ -161,6 +171,9 @@ def parse_options(options: dict[str, Any] | None, players: list[str]) -> Options
         drain_short_grid=_choice(options, "drain_short_grid", DRAIN_SHORT_GRID),
         double_rotation=_bool(options, "double_rotation"),
         free_link_spends_double_rotate=_bool(options, "free_link_spends_double_rotate"),
+        free_link_takes_all=_bool(options, "free_link_takes_all"),
+        final_draw_counts_as_card=_bool(options, "final_draw_counts_as_card"),
+        current_player_may_block=_bool(options, "current_player_may_block"),
         family_play=family,
         teams=teams,
         team_names=names,

@@ -53,6 +53,8 @@ def concrete(action: dict, pick) -> dict:
     kind = action["type"]
     if kind in ("rotate", "claim-free-link"):
         event["card"] = pick(action["cards"])
+    if kind == "claim-free-link" and action["may_choose"] and pick([False, True]):
+        event["colors"] = [pick(action["links"][event["card"]])]  # one of the card's free links
     if kind == "rotate":
         event["direction"] = pick(action["directions"])
     if kind == "block" and "cards" in action:
