@@ -29,7 +29,7 @@ ARTIFACTS = ROOT / "test-artifacts" / "quivit"
 
 # `server` (a real `companion serve`) and `browser` (Chromium, or a skip; a failure with
 # COMPANION_REQUIRE_BROWSER=1) are conftest.py's fixtures.
-from .browser import PHONE, PIN, join  # noqa: E402
+from .browser import PHONE, create_table, join  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -174,38 +174,6 @@ def planned(players, options, events=None):
 # -- phones ---------------------------------------------------------------------------------------
 
 
-def create_table(browser, server, players, options, shots=None):
-    """The host makes the table on the home page's form, from a phone; returns the table's address."""
-    from playwright.sync_api import expect
-
-    host = browser.new_context(**PHONE)
-    page = host.new_page()
-    page.goto(server + "/")
-    page.get_by_label("Game").select_option("quivit")
-    while page.locator("#player-list input").count() < len(players):
-        page.get_by_role("button", name="Add a player").click()
-    for i, name in enumerate(players):
-        page.get_by_label(f"Player {i + 1}", exact=True).fill(name)
-    page.locator("fieldset.options:not([hidden]) details.advanced > summary").click()  # "More options"
-    for key, value in options.items():
-        field = page.locator(f"#opt-quivit-{key}")
-        if isinstance(value, bool):
-            field.set_checked(value)
-        elif field.evaluate("e => e.tagName") == "SELECT":  # options with fixed values are menus
-            field.select_option(str(value))
-        else:
-            field.fill(str(value))
-    page.get_by_label("Table PIN").fill(PIN)
-    if shots:
-        shots(page, "new-table-form", full=True)
-    page.get_by_role("button", name="Create the table").click()
-    page.wait_for_url(re.compile(r"/tables/\w+$"))
-    expect(page.locator("#host-pin-value")).to_have_text(PIN)
-    url = page.url
-    host.close()
-    return url
-
-
 def tap(page, name):
     page.get_by_role("button", name=name, exact=True).click()
 
@@ -263,7 +231,7 @@ def test_two_phones_play_a_digital_game_with_every_optional_rule(browser, server
     assert any(after["extra_round"] and any(s["pending_cards"] for s in after["sides"]) for _, _, after in steps)
 
     shots = Shots("digital")
-    url = create_table(browser, server, DIGITAL_PLAYERS, DIGITAL, shots)
+    url = create_table(browser, server, DIGITAL_PLAYERS, shots, game="quivit", host=PHONE, **DIGITAL)
     table_id = url.rsplit("/", 1)[1]
     ann = join(browser, url, "Ann", shots)  # plays for the Suns (Ann and Cy)
     bob = join(browser, url, "Bob", shots)  # plays for the Moons (Bob and Di)
@@ -371,7 +339,7 @@ def test_two_phones_keep_score_for_the_real_deck_with_every_optional_rule(browse
 
     steps = planned(SCOREKEEPING_PLAYERS, SCOREKEEPING, SCOREKEEPING_EVENTS)
     shots = Shots("scorekeeping")
-    url = create_table(browser, server, SCOREKEEPING_PLAYERS, SCOREKEEPING)
+    url = create_table(browser, server, SCOREKEEPING_PLAYERS, game="quivit", host=PHONE, **SCOREKEEPING)
     table_id = url.rsplit("/", 1)[1]
     ann = join(browser, url, "Ann", shots)  # the Ann side
     bob = join(browser, url, "Bob", shots)  # the Bob & Cy team
