@@ -29,7 +29,7 @@ ARTIFACTS = ROOT / "test-artifacts" / "quivit"
 
 # `server` (a real `companion serve`) and `browser` (Chromium, or a skip; a failure with
 # COMPANION_REQUIRE_BROWSER=1) are conftest.py's fixtures.
-from .browser import PHONE, create_table, join  # noqa: E402
+from .browser import PHONE, PIN, call_api, create_table, join  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -398,3 +398,32 @@ def test_two_phones_keep_score_for_the_real_deck_with_every_optional_rule(browse
     assert ann.errors == [] and bob.errors == []
     ann.context.close()
     bob.context.close()
+
+
+# -- a card in two free links ---------------------------------------------------------------------------
+
+
+def test_a_card_in_two_free_links_offers_both_or_either_alone(browser, server):
+    """Seed 2951 deals c3 into a red and a yellow free link; the red one brings a -1 card, so the
+    yellow one alone is worth more (6 points) than both (4): "the player may score all Free Links"."""
+    from playwright.sync_api import expect
+
+    options = {"seed": 2951, "double_rotation": True, "hints": True}
+    state = GAME.new_state(["Ann", "Bob"], options)
+    claims = {tuple(h["links"]): h["points"] for h in GAME.hints(state) if h["card"] == "c3" and h["direction"] == "free-link"}
+    assert claims == {("R", "Y"): 4, ("Y",): 6, ("R",): 1}
+    created = call_api(server, "/api/tables", {"game": "quivit", "players": ["Ann", "Bob"], "options": {**options, "pin": PIN}})
+    shots = Shots("two-free-links")
+    ann = join(browser, f"{server}/tables/{created['id']}", "Ann", shots)
+    ann.locator('.qv-card[data-cell="c3"]').click()
+    for words, points_ in [("Claim all 2 free links", 4), ("Claim the yellow free link only", 6),
+                           ("Claim the red free link only", 1)]:
+        expect(ann.get_by_role("button", name=f"{words} with c3 (Double Rotate card): {points(points_)}", exact=True)).to_be_visible()
+    expect(ann.locator("#qv-hints-all li", has_text="c3, yellow free link: 6 points")).to_have_count(1)
+    shots(ann, "c3-selected")
+    tap(ann, "Claim the yellow free link only with c3 (Double Rotate card): 6 points")
+    expect(ann.locator("#qv-last")).to_have_text(GAME.to_json(GAME.apply(state, {
+        "type": "claim-free-link", "player": 0, "card": "c3", "colors": ["Y"]}))["last"])
+    expect(side_points(ann, 0)).to_have_text("6")
+    assert ann.errors == []
+    ann.context.close()
