@@ -52,6 +52,13 @@ DEFAULTS: dict[str, Any] = {
 # Keys the table service keeps in a table's options for itself.
 SERVICE_KEYS = {"pin"}
 
+# The table service stores every option of a table, defaults included, so a table made before
+# these three options existed has every other option and none of them. It was played under
+# their old readings, and must replay under them: a Color Block by the current player in its
+# event log would be refused, and a tie broken by the drawn card would change winner.
+_OLD_READINGS = {"free_link_takes_all": True, "final_draw_counts_as_card": True, "current_player_may_block": True}
+_STORED_BEFORE_THEM = frozenset(DEFAULTS) - set(_OLD_READINGS)
+
 
 @dataclass(frozen=True)
 class Options:
@@ -133,6 +140,8 @@ def _choice(options: dict, key: str, allowed: tuple[str, ...]) -> str:
 def parse_options(options: dict[str, Any] | None, players: list[str]) -> Options:
     """Validated options with the rulebook's defaults for this list of players. Raises OptionError."""
     options = dict(options or {})
+    if _STORED_BEFORE_THEM <= set(options) and not set(_OLD_READINGS) & set(options):
+        options.update(_OLD_READINGS)  # a table stored before the options existed
     unknown = set(options) - set(DEFAULTS) - SERVICE_KEYS
     if unknown:
         raise OptionError(f"unknown option {sorted(unknown)[0]!r} for Quivit")

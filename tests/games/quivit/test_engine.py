@@ -655,3 +655,17 @@ def test_the_end_draw_adds_points_but_no_card_for_the_tie_break_by_default():
     view = GAME.to_json(game(final_draw_counts_as_card=True))
     assert [(s["score"], s["cards"]) for s in view["sides"]] == [(3, 2), (3, 3)]
     assert view["winners"] == [1]
+
+
+def test_a_table_stored_before_the_literal_defaults_replays_as_it_was_played(make_table, ten_point_play):
+    # The service stores every option with its value; a table from before the three options carries
+    # the old default free_link_spends_double_rotate: true and none of the three.
+    stored = {key: value for key, value in GAME.default_options().items()
+              if key not in ("free_link_takes_all", "final_draw_counts_as_card", "current_player_may_block")}
+    stored.update(free_link_spends_double_rotate=True, color_blocking=True, double_rotation=True)
+    state = make_table(ten_point_play, **stored)
+    assert state.options.current_player_may_block and state.options.final_draw_counts_as_card
+    assert state.options.free_link_takes_all and state.options.free_link_spends_double_rotate
+    GAME.apply(state, {"type": "block", "player": 0, "card": "a1"})  # Ann blocks before her own turn, as then
+    # A table made now stores the three, so it keeps what it was made with.
+    assert not make_table(ten_point_play, **GAME.default_options()).options.current_player_may_block
