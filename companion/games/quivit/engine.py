@@ -24,7 +24,8 @@ Events (the API uses the same words; "player" is an index in the players list):
                                   scorekeeping table rolls the real die
     rotate {player, card, direction}   digital: right, left, or double (180 degrees,
                                   spends the Double Rotate card)
-    claim-free-link {player, card}     digital, Double Rotation: select a card of a free link
+    claim-free-link {player, card, colors?}   digital, Double Rotation: select a card of a free
+                                  link; colors: the card's free links to score (all if left out)
     take {player, cards: [values], double_rotate?, free_link?}   scorekeeping: the
                                   values of the cards the turn took ([] for none)
     timer-expired                 the Timed rule's turn ran out: nothing is taken

@@ -1,4 +1,4 @@
-"""Scrabble Junior as an event-sourced engine: `GAME` (id "scrabble-junior") for the table service.
+"""Scrabble Junior as an event-sourced engine: the rules and state under `game.GAME` (id "scrabble-junior").
 
 Turn flow, from the rulebook: on your turn cover two board letters with
 matching tiles, each on the next open letter of a word (`rules`); if you can
