@@ -14,9 +14,9 @@ from companion.games.base import Game
 # game id -> module that defines GAME; imported only when a table needs it.
 GAME_MODULES: dict[str, str] = {
     "pivit-tiles": "companion.games.pivit_tiles.engine",
-    "quivit": "companion.games.quivit.engine",
+    "quivit": "companion.games.quivit.game",
     "pivit-board": "companion.games.pivit_board.engine",
-    "scrabble-junior": "companion.games.scrabble_junior.engine",
+    "scrabble-junior": "companion.games.scrabble_junior.game",
 }
 
 

@@ -1,10 +1,12 @@
 """What every real-browser test shares: the phone profile, the skip-or-fail rule for a
-missing Chromium, screenshots, the QR reader, and the host and phone steps of joining a table.
+missing Chromium, screenshots, the QR reader, the host making a table of any game and the phone
+steps of joining it, and the JSON API as a script calls it.
 
 The `server` and `browser` fixtures built on these live in conftest.py.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -12,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -89,22 +92,42 @@ def decode_qr(png: bytes) -> str:
     raise AssertionError("the QR code could not be read")
 
 
-def create_table(browser, server, players, shots, **options):
-    """The host makes the table on the home page; returns the address in the QR code of the table page."""
+def call_api(server, path, body=None):
+    """The real server's JSON API, as a host's tablet or a scorekeeper's script calls it: GET, or
+    POST with `body`; the table PIN goes along."""
+    request = urllib.request.Request(server + path, method="POST" if body is not None else "GET",
+                                     data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json", "X-Table-Pin": PIN})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)
+
+
+DESK = {"viewport": {"width": 1024, "height": 900}}
+
+
+def create_table(browser, server, players, shots=None, game="pivit-tiles", host=DESK, **options):
+    """The host makes a table of `game` on the home page's form (on a screen like `host`, browser
+    context options), with `options` typed into the form's fields; returns the address in the QR code
+    of the table page."""
     from playwright.sync_api import expect
 
-    host = browser.new_context(viewport={"width": 1024, "height": 900})
-    page = host.new_page()
+    context = browser.new_context(**host)
+    page = context.new_page()
     page.goto(server + "/")
-    expect(page.get_by_label("Game")).to_have_value("pivit-tiles")
+    if game == "pivit-tiles":
+        expect(page.get_by_label("Game")).to_have_value("pivit-tiles")  # the home page's first game
+    else:
+        page.get_by_label("Game").select_option(game)
     while page.locator("#player-list input").count() < len(players):
         page.get_by_role("button", name="Add a player").click()
     for i, name in enumerate(players):
         page.get_by_label(f"Player {i + 1}", exact=True).fill(name)
     page.locator("fieldset.options:not([hidden]) details.advanced > summary").click()  # "More options"
     for key, value in options.items():
-        field = page.locator(f"#opt-pivit-tiles-{key}")
-        if field.evaluate("e => e.tagName") == "SELECT":  # options with fixed values are menus
+        field = page.locator(f"#opt-{game}-{key}")
+        if isinstance(value, bool):  # switches are tick boxes
+            field.set_checked(value)
+        elif field.evaluate("e => e.tagName") == "SELECT":  # options with fixed values are menus
             field.select_option(str(value))
         else:
             field.fill(str(value))
@@ -117,8 +140,9 @@ def create_table(browser, server, players, shots, **options):
     address = page.locator("#table-address").inner_text()
     scanned = decode_qr(page.locator("#table-qr svg").screenshot())
     assert scanned == address == page.url
-    shots(page, "host")
-    host.close()
+    if shots:
+        shots(page, "host")
+    context.close()
     return scanned
 
 

@@ -20,9 +20,7 @@ COMPANION_REQUIRE_BROWSER=1, where a missing browser fails instead (test_browser
 """
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -35,7 +33,7 @@ NAMES = ["Ann", "Bob", "Cleo", "Dev"]
 
 # The real server and browser fixtures (conftest.py), the phone profile and the QR reader
 # (browser.py) are shared, so every game's browser test runs the same way.
-from .browser import PHONE, PIN, decode_qr  # noqa: E402
+from .browser import PHONE, PIN, call_api, decode_qr  # noqa: E402
 
 
 def expected_winners(state):
@@ -139,15 +137,6 @@ class Shots:
             page.screenshot(path=path, full_page=True)
         else:
             page.locator("#game").screenshot(path=path)
-
-
-def call_api(server, path, body=None):
-    """The real server's JSON API, as the host's tablet would call it."""
-    request = urllib.request.Request(server + path, method="POST" if body is not None else "GET",
-                                     data=None if body is None else json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json", "X-Table-Pin": PIN})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.load(response)
 
 
 def join(browser, url, me, shots=None):

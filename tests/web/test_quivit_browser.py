@@ -22,14 +22,14 @@ from pathlib import Path
 
 import pytest
 
-from companion.games.quivit.engine import GAME
+from companion.games.quivit.game import GAME
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "quivit"
 
 # `server` (a real `companion serve`) and `browser` (Chromium, or a skip; a failure with
 # COMPANION_REQUIRE_BROWSER=1) are conftest.py's fixtures.
-from .browser import PHONE, PIN, join  # noqa: E402
+from .browser import PHONE, PIN, call_api, create_table, join  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -48,6 +48,7 @@ DIGITAL = {
     "drain_threshold": 100,
     "double_rotation": True,
     "free_link_spends_double_rotate": False,
+    "current_player_may_block": True,  # the Suns block before their own first turn
     "family_play": True,
     "teams": "Ann, Cy / Bob, Di",
     "team_names": "Suns / Moons",
@@ -68,6 +69,7 @@ SCOREKEEPING = {
     "drain_threshold": 112,
     "double_rotation": True,
     "free_link_spends_double_rotate": False,
+    "current_player_may_block": True,  # Ann blocks before her own first turn
     "family_play": True,
     "teams": "Ann / Bob, Cy",
     "hints": True,
@@ -172,40 +174,18 @@ def planned(players, options, events=None):
 # -- phones ---------------------------------------------------------------------------------------
 
 
-def create_table(browser, server, players, options, shots=None):
-    """The host makes the table on the home page's form, from a phone; returns the table's address."""
-    from playwright.sync_api import expect
-
-    host = browser.new_context(**PHONE)
-    page = host.new_page()
-    page.goto(server + "/")
-    page.get_by_label("Game").select_option("quivit")
-    while page.locator("#player-list input").count() < len(players):
-        page.get_by_role("button", name="Add a player").click()
-    for i, name in enumerate(players):
-        page.get_by_label(f"Player {i + 1}", exact=True).fill(name)
-    page.locator("fieldset.options:not([hidden]) details.advanced > summary").click()  # "More options"
-    for key, value in options.items():
-        field = page.locator(f"#opt-quivit-{key}")
-        if isinstance(value, bool):
-            field.set_checked(value)
-        elif field.evaluate("e => e.tagName") == "SELECT":  # options with fixed values are menus
-            field.select_option(str(value))
-        else:
-            field.fill(str(value))
-    page.get_by_label("Table PIN").fill(PIN)
-    if shots:
-        shots(page, "new-table-form", full=True)
-    page.get_by_role("button", name="Create the table").click()
-    page.wait_for_url(re.compile(r"/tables/\w+$"))
-    expect(page.locator("#host-pin-value")).to_have_text(PIN)
-    url = page.url
-    host.close()
-    return url
-
-
 def tap(page, name):
     page.get_by_role("button", name=name, exact=True).click()
+
+
+def claim_words(view, hint):
+    """The claim button's words: a card in two free links offers both, or either alone."""
+    links = [fl["color"] for fl in view["free_links"] if hint["card"] in fl["cards"] and view["die"] in (None, fl["color"])]
+    if len(links) == 1:
+        return "Claim the free link"
+    if len(hint["links"]) == len(links):
+        return f"Claim all {len(links)} free links"
+    return f"Claim the {COLOR[hint['links'][0]]} free link only"
 
 
 def side_points(page, side):
@@ -251,7 +231,7 @@ def test_two_phones_play_a_digital_game_with_every_optional_rule(browser, server
     assert any(after["extra_round"] and any(s["pending_cards"] for s in after["sides"]) for _, _, after in steps)
 
     shots = Shots("digital")
-    url = create_table(browser, server, DIGITAL_PLAYERS, DIGITAL, shots)
+    url = create_table(browser, server, DIGITAL_PLAYERS, shots, game="quivit", host=PHONE, **DIGITAL)
     table_id = url.rsplit("/", 1)[1]
     ann = join(browser, url, "Ann", shots)  # plays for the Suns (Ann and Cy)
     bob = join(browser, url, "Bob", shots)  # plays for the Moons (Bob and Di)
@@ -303,7 +283,7 @@ def test_two_phones_play_a_digital_game_with_every_optional_rule(browser, server
         elif kind in ("rotate", "claim-free-link"):
             card = event["card"]
             direction = event.get("direction", "free-link")
-            (hint,) = [h for h in view["hints"] if h["card"] == card and h["direction"] == direction]
+            (hint,) = [h for h in view["hints"] if h["event"] == event]
             rotations += 1
             if rotations % 2:
                 # Learning the game: tap the hint, which selects its card and marks what it takes.
@@ -318,7 +298,7 @@ def test_two_phones_play_a_digital_game_with_every_optional_rule(browser, server
             if kind == "rotate":
                 tap(page, f"Rotate {card} {DIRECTION_WORDS[direction]}: {points(hint['points'])}")
             else:
-                tap(page, f"Claim the free link with {card} (Double Rotate card): {points(hint['points'])}")
+                tap(page, f"{claim_words(view, hint)} with {card} (Double Rotate card): {points(hint['points'])}")
             turn = after["history"][-1]
             assert turn["points"] == hint["points"]
             if after["sides"][side]["pending_cards"]:
@@ -359,7 +339,7 @@ def test_two_phones_keep_score_for_the_real_deck_with_every_optional_rule(browse
 
     steps = planned(SCOREKEEPING_PLAYERS, SCOREKEEPING, SCOREKEEPING_EVENTS)
     shots = Shots("scorekeeping")
-    url = create_table(browser, server, SCOREKEEPING_PLAYERS, SCOREKEEPING)
+    url = create_table(browser, server, SCOREKEEPING_PLAYERS, game="quivit", host=PHONE, **SCOREKEEPING)
     table_id = url.rsplit("/", 1)[1]
     ann = join(browser, url, "Ann", shots)  # the Ann side
     bob = join(browser, url, "Bob", shots)  # the Bob & Cy team
@@ -418,3 +398,32 @@ def test_two_phones_keep_score_for_the_real_deck_with_every_optional_rule(browse
     assert ann.errors == [] and bob.errors == []
     ann.context.close()
     bob.context.close()
+
+
+# -- a card in two free links ---------------------------------------------------------------------------
+
+
+def test_a_card_in_two_free_links_offers_both_or_either_alone(browser, server):
+    """Seed 2951 deals c3 into a red and a yellow free link; the red one brings a -1 card, so the
+    yellow one alone is worth more (6 points) than both (4): "the player may score all Free Links"."""
+    from playwright.sync_api import expect
+
+    options = {"seed": 2951, "double_rotation": True, "hints": True}
+    state = GAME.new_state(["Ann", "Bob"], options)
+    claims = {tuple(h["links"]): h["points"] for h in GAME.hints(state) if h["card"] == "c3" and h["direction"] == "free-link"}
+    assert claims == {("R", "Y"): 4, ("Y",): 6, ("R",): 1}
+    created = call_api(server, "/api/tables", {"game": "quivit", "players": ["Ann", "Bob"], "options": {**options, "pin": PIN}})
+    shots = Shots("two-free-links")
+    ann = join(browser, f"{server}/tables/{created['id']}", "Ann", shots)
+    ann.locator('.qv-card[data-cell="c3"]').click()
+    for words, points_ in [("Claim all 2 free links", 4), ("Claim the yellow free link only", 6),
+                           ("Claim the red free link only", 1)]:
+        expect(ann.get_by_role("button", name=f"{words} with c3 (Double Rotate card): {points(points_)}", exact=True)).to_be_visible()
+    expect(ann.locator("#qv-hints-all li", has_text="c3, yellow free link: 6 points")).to_have_count(1)
+    shots(ann, "c3-selected")
+    tap(ann, "Claim the yellow free link only with c3 (Double Rotate card): 6 points")
+    expect(ann.locator("#qv-last")).to_have_text(GAME.to_json(GAME.apply(state, {
+        "type": "claim-free-link", "player": 0, "card": "c3", "colors": ["Y"]}))["last"])
+    expect(side_points(ann, 0)).to_have_text("6")
+    assert ann.errors == []
+    ann.context.close()

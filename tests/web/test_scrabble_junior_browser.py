@@ -19,14 +19,12 @@ whose server, browser and joining helpers this module reuses).
 """
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 
 import pytest
 
 # `server` (a real `companion serve`) and `browser` (Chromium) are conftest.py's fixtures.
-from .browser import PIN, ROOT, decode_qr, join  # noqa: E402
+from .browser import PIN, ROOT, call_api, create_table, join  # noqa: E402
 
 GAME_ID = "scrabble-junior"
 ARTIFACTS = ROOT / "test-artifacts" / GAME_ID
@@ -70,16 +68,8 @@ def no_shot(page, label):
 # -- the API, as a scorekeeper's script would use it -------------------------------
 
 
-def _request(url, body=None):
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method="GET" if body is None else "POST",
-                                     headers={"Content-Type": "application/json", "X-Table-Pin": PIN})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.load(response)
-
-
 def get_table(server, table_id):
-    return _request(f"{server}/api/tables/{table_id}")
+    return call_api(server, f"/api/tables/{table_id}")
 
 
 def choose(table):
@@ -218,37 +208,6 @@ def check_the_end(phones, table, shots):
         assert page.errors == [], page.errors
 
 
-def create_on_the_home_page(browser, server, players, shots, **options):
-    """The host makes the table on the home page; returns the address in the table page's QR code."""
-    from playwright.sync_api import expect
-
-    host = browser.new_context(viewport={"width": 1024, "height": 900})
-    page = host.new_page()
-    page.goto(server + "/")
-    page.get_by_label("Game").select_option(label="Scrabble Junior")
-    while page.locator("#player-list input").count() < len(players):
-        page.get_by_role("button", name="Add a player").click()
-    for i, name in enumerate(players):
-        page.get_by_label(f"Player {i + 1}", exact=True).fill(name)
-    page.locator("fieldset.options:not([hidden]) details.advanced > summary").click()  # "More options"
-    for key, value in options.items():
-        field = page.locator(f"#opt-{GAME_ID}-{key}")
-        if field.evaluate("e => e.tagName") == "SELECT":  # options with fixed values are menus
-            field.select_option(str(value))
-        else:
-            field.fill(str(value))
-    page.get_by_label("Table PIN").fill(PIN)
-    page.get_by_role("button", name="Create the table").click()
-    page.wait_for_url(re.compile(r"/tables/\w+$"))
-    expect(page.locator("#host-pin-value")).to_have_text(PIN)
-    page.locator("#invite summary").click()
-    scanned = decode_qr(page.locator("#table-qr svg").screenshot())
-    assert scanned == page.url
-    shots(page, "host")
-    host.close()
-    return scanned
-
-
 # -- the games -------------------------------------------------------------------------
 
 
@@ -258,7 +217,7 @@ def test_two_phones_play_a_whole_game_with_digital_tiles(browser, server):
     from playwright.sync_api import expect
 
     shots = Shots("digital")
-    url = create_on_the_home_page(browser, server, ["Ann", "Bob"], shots, seed=SEED)
+    url = create_table(browser, server, ["Ann", "Bob"], shots, game=GAME_ID, seed=SEED)
     table_id = url.rstrip("/").rsplit("/", 1)[1]
     ann = join(browser, url, "Ann", no_shot)
     bob = join(browser, url, "Bob", no_shot)
@@ -313,7 +272,7 @@ def test_two_phones_play_a_whole_game_with_digital_tiles(browser, server):
 
     # The middle of the game through the API (the phones follow on the stream).
     while len(table["state"]["history"]) < TAPPED_FROM or table["state"]["turn"]["covered"]:
-        table = _request(f"{server}/api/tables/{table_id}/actions", choose(table))
+        table = call_api(server, f"/api/tables/{table_id}/actions", choose(table))
     both_at(phones, table["version"])
 
     # The last turns, tapped: whatever the rules ask for, each player on their own phone.
@@ -349,7 +308,7 @@ def test_two_phones_tap_a_whole_game_with_real_tiles(browser, server):
     from playwright.sync_api import expect
 
     shots = Shots("real")
-    created = _request(f"{server}/api/tables", {
+    created = call_api(server, "/api/tables", {
         "game": GAME_ID, "players": ["Ann", "Bob"],
         "options": {"tiles": "real", "layout_text": SMALL_BOARD, "pin": PIN}})
     url = f"{server}/tables/{created['id']}"

@@ -118,6 +118,23 @@ def cell_str(cell: tuple[int, int]) -> str:
     return f"{COLUMN_LETTERS[c]}{r + 1}"
 
 
+def parse_color(text) -> str:
+    """``"G"``/``"green"`` (any case) -> ``"G"``. Raises NotationError."""
+    if isinstance(text, str):
+        key = text.strip()
+        if key.upper() in COLORS:
+            return key.upper()
+        for letter, name in COLOR_NAMES.items():
+            if key.lower() == name:
+                return letter
+    raise NotationError(f"a colour is red, green, blue or yellow, not {text!r}")
+
+
+def color_str(color: str) -> str:
+    """``"G"`` -> ``"green"``, the colour's name."""
+    return COLOR_NAMES[color]
+
+
 def parse_direction(text) -> str:
     """``"right"``/``"R"``, ``"left"``/``"L"``, ``"double"``/``"D"`` -> the direction's name. Raises NotationError."""
     if isinstance(text, str):

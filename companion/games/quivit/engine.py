@@ -1,7 +1,10 @@
-"""Quivit's rounds, turns, links and scoring, as a pure event fold (`GAME`, id "quivit").
+"""Quivit's rounds, turns, links and scoring, as a pure event fold.
 
-`GAME.apply(state, event)` returns the state after one event or raises a
-RuleError saying why the rulebook forbids it. Two ways to play:
+`apply(state, event)` returns the state after one event or raises a
+RuleError saying why the rulebook forbids it. This module is the rules and
+the state; the best-rotation hint is `hints`, what the phones see is `view`,
+and `game.GAME` (id "quivit") puts them together for the table service.
+Two ways to play:
 
 * digital (option mode "digital"): the engine deals a virtual deck shuffled
   from options["seed"], flips every new card to a seeded orientation, and the
@@ -21,7 +24,8 @@ Events (the API uses the same words; "player" is an index in the players list):
                                   scorekeeping table rolls the real die
     rotate {player, card, direction}   digital: right, left, or double (180 degrees,
                                   spends the Double Rotate card)
-    claim-free-link {player, card}     digital, Double Rotation: select a card of a free link
+    claim-free-link {player, card, colors?}   digital, Double Rotation: select a card of a free
+                                  link; colors: the card's free links to score (all if left out)
     take {player, cards: [values], double_rotate?, free_link?}   scorekeeping: the
                                   values of the cards the turn took ([] for none)
     timer-expired                 the Timed rule's turn ran out: nothing is taken
@@ -35,7 +39,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any, NotRequired
+from typing import Any
 
 from companion.games.base import OptionError, RuleError
 from companion.games.quivit import grid as g
@@ -51,160 +55,118 @@ from companion.games.quivit.cards import (
     card_str,
     cell_str,
     parse_cell,
+    parse_color,
     parse_direction,
     point_deck,
     shuffled,
 )
-from companion.games.quivit.options import DEFAULTS, MAX_PLAYERS, parse_options
+from companion.games.quivit.options import DEFAULTS, DRAIN_SHORT_GRID, MAX_PLAYERS, MODES, parse_options
 from companion.games.quivit.state import Side, State
 
-GAME_ID = "quivit"
+MIN_PLAYERS = 2
 MAX_TAKE = 9  # a rotation reaches at most the 3 x 3 cards around the rotated one
 
 
-class Quivit:
-    id = GAME_ID
-    title = "Quivit"
-    min_players = 2
-    max_players = MAX_PLAYERS
+def default_options() -> dict[str, Any]:
+    """Every option with its default value."""
+    return dict(DEFAULTS)
 
-    events = {
-        "block": {"player": int, "card": NotRequired[str]},
-        "start-turn": {"player": int},
-        "roll": {"player": int, "color": NotRequired[str]},
-        "rotate": {"player": int, "card": str, "direction": str},
-        "claim-free-link": {"player": int, "card": str},
-        "take": {"player": int, "cards": NotRequired[list[int]], "double_rotate": NotRequired[bool],
-                 "free_link": NotRequired[bool]},
-        "timer-expired": {},
-        "draw": {"player": int, "value": NotRequired[int]},
-        "skip-draw": {"player": int},
-    }
 
-    def default_options(self) -> dict[str, Any]:
-        return dict(DEFAULTS)
+def option_choices() -> dict[str, list[str]]:
+    """Options with a fixed set of values (the home page shows them as menus)."""
+    return {"mode": list(MODES), "drain_short_grid": list(DRAIN_SHORT_GRID)}
 
-    def option_choices(self) -> dict[str, list[str]]:
-        """Options with a fixed set of values (the home page shows them as menus)."""
-        return {"mode": ["digital", "scorekeeping"], "drain_short_grid": ["end", "play-on"]}
 
-    def new_state(self, players: list[str], options: dict[str, Any]) -> State:
-        """The grid dealt and flipped, the first turn about to start. Raises OptionError."""
-        if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-            raise OptionError("players must be a list of names")
-        if not self.min_players <= len(players) <= self.max_players:
-            raise OptionError(f"Quivit is for 2 to {self.max_players} players, not {len(players)}")
-        names = [p.strip() for p in players]
-        if len({n.casefold() for n in names}) != len(names):
-            raise OptionError("two players have the same name")
-        opts = parse_options(options, names)
-        sides = tuple(
-            Side(
-                name=opts.team_names[i],
-                members=members,
-                holds_block=opts.color_blocking,
-                holds_double_rotate=opts.double_rotation,
-            )
-            for i, members in enumerate(opts.teams)
+def new_state(players: list[str], options: dict[str, Any]) -> State:
+    """The grid dealt and flipped, the first turn about to start. Raises OptionError."""
+    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+        raise OptionError("players must be a list of names")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise OptionError(f"Quivit is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}")
+    names = [p.strip() for p in players]
+    if len({n.casefold() for n in names}) != len(names):
+        raise OptionError("two players have the same name")
+    opts = parse_options(options, names)
+    sides = tuple(
+        Side(
+            name=opts.team_names[i],
+            members=members,
+            holds_block=opts.color_blocking,
+            holds_double_rotate=opts.double_rotation,
         )
-        total = POINT_CARDS * opts.decks
-        if opts.digital:
-            deck = shuffled(tuple(range(total)), opts.seed, "deck")
-            empty = tuple(tuple(None for _ in range(GRID_SIZE)) for _ in range(GRID_SIZE))
-            s = State(tuple(names), opts, sides, empty, deck, len(deck), 0)
-        else:
-            s = State(tuple(names), opts, sides, None, (), total, 0)
-        _refresh(s, "deal")
-        s.last = "The grid is dealt and flipped"
-        _begin_turn(s)
-        return s
-
-    def apply(self, state: State, event: dict[str, Any]) -> State:
-        """The state after `event`; never changes `state`. Raises RuleError when the rules forbid it."""
-        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-            raise RuleError("an action needs a type")
-        handler = _HANDLERS.get(event["type"])
-        if handler is None:
-            raise RuleError(f"unknown action {event['type']!r} for Quivit")
-        if state.phase == "game-over":
-            raise RuleError("the game is over")
-        s = state.clone()
-        handler(s, event)
-        return s
-
-    def finished(self, state: State) -> bool:
-        return state.phase == "game-over"
-
-    def timer_request(self, state: State) -> tuple[str, float] | None:
-        """The Timed rule: one countdown per turn, from after Color Blocking until the rotation."""
-        if state.options.timed and state.phase in ("color-die", "turn"):
-            return (f"quivit-turn-{state.turn_number}", state.options.timer_seconds)
-        return None
-
-    def to_json(self, state: State) -> dict[str, Any]:
-        from companion.games.quivit.view import state_json
-
-        return state_json(state)
-
-    def actions(self, state: State) -> list[dict[str, Any]]:
-        from companion.games.quivit.view import legal_actions
-
-        return legal_actions(state)
-
-    def hints(self, state: State) -> list[dict[str, Any]]:
-        """The best-rotation hint: see `best_rotations`."""
-        return best_rotations(state)
+        for i, members in enumerate(opts.teams)
+    )
+    total = POINT_CARDS * opts.decks
+    if opts.digital:
+        deck = shuffled(tuple(range(total)), opts.seed, "deck")
+        empty = tuple(tuple(None for _ in range(GRID_SIZE)) for _ in range(GRID_SIZE))
+        s = State(tuple(names), opts, sides, empty, deck, len(deck), 0)
+    else:
+        s = State(tuple(names), opts, sides, None, (), total, 0)
+    _refresh(s, "deal")
+    s.last = "The grid is dealt and flipped"
+    _begin_turn(s)
+    return s
 
 
-GAME = Quivit()
+def apply(state: State, event: dict[str, Any]) -> State:
+    """The state after `event`; never changes `state`. Raises RuleError when the rules forbid it."""
+    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+        raise RuleError("an action needs a type")
+    handler = _HANDLERS.get(event["type"])
+    if handler is None:
+        raise RuleError(f"unknown action {event['type']!r} for Quivit")
+    if state.phase == "game-over":
+        raise RuleError("the game is over")
+    s = state.clone()
+    handler(s, event)
+    return s
+
+
+def finished(state: State) -> bool:
+    return state.phase == "game-over"
+
+
+def timer_request(state: State) -> tuple[str, float] | None:
+    """The Timed rule: one countdown per turn, from after Color Blocking until the rotation."""
+    if state.options.timed and state.phase in ("color-die", "turn"):
+        return (f"quivit-turn-{state.turn_number}", state.options.timer_seconds)
+    return None
 
 
 # -- queries ------------------------------------------------------------------------------
 
 
-def best_rotations(state: State) -> list[dict[str, Any]]:
-    """Every card and rotation the current player may make, with the points it would take, best first.
+def may_double_rotate(s: State, side: Side) -> bool:
+    """True if `side` may spend its Double Rotate card on a 180 degree rotation."""
+    return s.options.double_rotation and side.holds_double_rotate
 
-    Each entry: {"card": "c3", "direction": "right"|"left"|"double"|"free-link",
-    "points", "cards": [...], "count", "colors": [...], "event": the event
-    that makes this play}. Empty outside the rotation itself (before Color
-    Blocks are resolved and the die is rolled the play is not yet known) and
-    when the table keeps score for the real deck (the engine does not know
-    that grid).
+
+def may_claim_free_link(s: State, side: Side) -> bool:
+    """True if `side` may claim a free link instead of rotating: "if the current player holds a Double Rotate card"."""
+    return s.options.double_rotation and side.holds_double_rotate
+
+
+def may_block(s: State, index: int) -> bool:
+    """True if side `index` may play its Color Block card now, or would in the window before a turn.
+
+    "Free Links can be blocked by other players": not the side whose turn it
+    is, unless option current_player_may_block.
     """
-    if state.phase != "turn" or state.grid is None:
-        return []
-    side = state.sides[state.current_side]
-    player = state.current_player
-    found = g.hints(
-        state.grid,
-        state.blocked,
-        color=state.die,
-        double_rotate=_may_double_rotate(state, side),
-        free_link=_may_claim_free_link(state, side),
-    )
-    out = []
-    for h in found:
-        hint = h.to_json()
-        if h.direction == "free-link":
-            hint["event"] = {"type": "claim-free-link", "player": player, "card": hint["card"]}
-        else:
-            hint["event"] = {"type": "rotate", "player": player, "card": hint["card"], "direction": h.direction}
-        out.append(hint)
-    return out
+    return s.sides[index].holds_block and (s.options.current_player_may_block or index != s.current_side)
 
 
-def _may_double_rotate(s: State, side: Side) -> bool:
-    return s.options.double_rotation and side.holds_double_rotate
-
-
-def _may_claim_free_link(s: State, side: Side) -> bool:
-    return s.options.double_rotation and side.holds_double_rotate
+def tie_break_cards(state: State, index: int) -> int:
+    """The cards side `index` counts for the tie breaker: those taken, and with option
+    final_draw_counts_as_card the card drawn at the end for an unused Double Rotate card."""
+    side = state.sides[index]
+    drew = side.final_draw is not None and state.options.final_draw_counts_as_card
+    return side.cards + (1 if drew else 0)
 
 
 def standings(state: State) -> list[int]:
     """Side indices, best first: highest score, then most cards (the rulebook's tie breaker)."""
-    return sorted(range(len(state.sides)), key=lambda i: (-state.sides[i].score, -state.sides[i].cards, i))
+    return sorted(range(len(state.sides)), key=lambda i: (-state.sides[i].score, -tie_break_cards(state, i), i))
 
 
 def takeable_count(s: State) -> int:
@@ -259,10 +221,14 @@ def _nothing_to_rotate(s: State) -> bool:
 def _begin_turn(s: State) -> None:
     s.turn_number += 1
     s.die = None
-    if s.options.color_blocking and any(side.holds_block for side in s.sides) and not _nothing_to_rotate(s):
+    if s.options.color_blocking and _anyone_may_block(s) and not _nothing_to_rotate(s):
         s.phase = "color-blocking"
     else:
         _after_blocking(s)
+
+
+def _anyone_may_block(s: State) -> bool:
+    return any(may_block(s, i) for i in range(len(s.sides)))
 
 
 def _after_blocking(s: State) -> None:
@@ -342,8 +308,8 @@ def _finish(s: State, reason: str) -> None:
 def _game_over(s: State) -> None:
     s.phase = "game-over"
     order = standings(s)
-    best = (s.sides[order[0]].score, s.sides[order[0]].cards)
-    s.winners = tuple(i for i in order if (s.sides[i].score, s.sides[i].cards) == best)
+    best = (s.sides[order[0]].score, tie_break_cards(s, order[0]))
+    s.winners = tuple(i for i in order if (s.sides[i].score, tie_break_cards(s, i)) == best)
     names = " and ".join(s.sides[i].name for i in s.winners)
     verb = "win" if len(s.winners) > 1 else "wins"
     s.last = f"Game over: {s.end_reason}. {names} {verb} with {best[0]} points"
@@ -405,6 +371,11 @@ def _block(s: State, ev: dict) -> None:
     side = s.sides[index]
     if not side.holds_block:
         raise RuleError(f"{side.name} has already played the Color Block card (one per game)")
+    if not may_block(s, index):
+        raise RuleError(
+            f"Color Block cards are played by the other players before {s.players[s.current_player]}'s turn"  # type: ignore[index]
+            " (the table's options do not let the current player block)"
+        )
     cell = _cell(s, ev, required=s.grid is not None)
     if cell is not None:
         if cell in s.blocked:
@@ -419,7 +390,7 @@ def _block(s: State, ev: dict) -> None:
     s.with_side(index, holds_block=False)
     where = f" on {cell_str(cell)}" if cell is not None else ""
     s.last = f"{s.players[p]} blocks the card{where} for the rest of the game"
-    if not any(other.holds_block for other in s.sides):
+    if not _anyone_may_block(s):
         _after_blocking(s)  # nobody can block any more: the turn starts
 
 
@@ -435,11 +406,10 @@ def _roll(s: State, ev: dict) -> None:
     if color is not None:
         if s.options.digital:
             raise RuleError("in a digital game the service rolls the color die")
-        key = str(color).strip()
-        by_name = {name: letter for letter, name in COLOR_NAMES.items()}
-        color = key.upper() if key.upper() in COLORS else by_name.get(key.lower())
-        if color is None:
-            raise RuleError(f"the color die shows red, green, blue or yellow, not {ev['color']!r}")
+        try:
+            color = parse_color(color)
+        except NotationError:
+            raise RuleError(f"the color die shows red, green, blue or yellow, not {ev['color']!r}") from None
     else:
         # Eight faces, two of each colour.
         face = SeededStream(s.options.seed, f"die|{s.turn_number}").below(8)
@@ -508,9 +478,10 @@ def _claim_free_link(s: State, ev: dict) -> None:
         if s.die is not None and cell in g.free_link_cells(s.grid, s.blocked):
             raise RuleError(f"the free link at {cell_str(cell)} is not {COLOR_NAMES[s.die]}, the color rolled")
         raise RuleError(f"the card at {cell_str(cell)} is not in a free link (four squares of one colour)")
+    links = _claimed_links(s, ev, cell)
     if s.options.free_link_spends_double_rotate:
         s.with_side(index, holds_double_rotate=False)  # type: ignore[arg-type]
-    take = g.take_from(s.grid, s.blocked, cell, s.die)
+    take = g.claim_take(s.grid, s.blocked, cell, s.die, links)
     record = {
         "player": p,
         "action": "free-link",
@@ -519,7 +490,41 @@ def _claim_free_link(s: State, ev: dict) -> None:
         "die": s.die,
         "double_rotate": s.options.free_link_spends_double_rotate,
     }
-    _take_cells(s, s.grid, take, record, f"{s.players[p]} claims the free link at {cell_str(cell)}")
+    which = "the free link" if links is None else " and ".join(COLOR_NAMES[c] for c in links) + " free link"
+    if links is not None and len(links) > 1:
+        which = f"the {which}s"
+    elif links is not None:
+        which = f"the {which}"
+    _take_cells(s, s.grid, take, record, f"{s.players[p]} claims {which} at {cell_str(cell)}")
+
+
+def _claimed_links(s: State, ev: dict, cell: tuple[int, int]) -> tuple[str, ...] | None:
+    """The colours of the free links through `cell` the claim scores (None: all), from the event's `colors`.
+
+    "The player may score all Free Links that the selected card is involved
+    with": unless option free_link_takes_all, the player may name some of them.
+    """
+    chosen = ev.get("colors")
+    if chosen is None:
+        return None
+    if not isinstance(chosen, list) or not all(isinstance(c, str) for c in chosen):
+        raise RuleError("'colors' is a list of colours naming the free links to score, like [\"green\"]")
+    letters = []
+    for color in chosen:
+        try:
+            letters.append(parse_color(color))
+        except NotationError:
+            raise RuleError(f"a free link is red, green, blue or yellow, not {color!r}") from None
+    if not letters:
+        raise RuleError("name at least one free link to score, or leave 'colors' out to score them all")
+    available = g.free_link_colors(s.grid, s.blocked, cell, s.die)  # type: ignore[arg-type]
+    for letter in letters:
+        if letter not in available:
+            raise RuleError(f"there is no {COLOR_NAMES[letter]} free link through {cell_str(cell)}")
+    links = tuple(c for c in available if c in letters)
+    if s.options.free_link_takes_all and links != available:
+        raise RuleError("this table's claim takes every free link through the card (option free_link_takes_all)")
+    return links
 
 
 def _take_cells(s: State, grid: g.Grid, take: g.Take, record: dict, said: str) -> None:
@@ -644,7 +649,7 @@ def _draw(s: State, ev: dict) -> None:
     s.deck_count -= 1
     s.taken_values[value] = s.taken_values.get(value, 0) + 1
     side = s.sides[index]
-    s.with_side(index, scored=side.scored + (value,), final_draw=value, draw_decided=True)
+    s.with_side(index, final_draw=value, draw_decided=True)  # its points count; as a card only by option
     card["value"] = value
     s.history = s.history + (
         {

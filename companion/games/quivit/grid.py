@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from companion.games.quivit.cards import (
     COLOR_NAMES,
+    COLORS,
     DIRECTIONS,
     Card,
     NotationError,
@@ -244,6 +245,7 @@ class Hint:
     points: int
     cells: frozenset[Cell]
     colors: tuple[str, ...]
+    links: tuple[str, ...] = ()  # a free-link claim: the colours of the free links it scores
 
     def to_json(self) -> dict:
         return {
@@ -253,6 +255,7 @@ class Hint:
             "cards": [cell_str(c) for c in sorted(self.cells)],
             "count": len(self.cells),
             "colors": list(self.colors),
+            "links": list(self.links),
         }
 
 
@@ -262,13 +265,16 @@ def hints(
     color: str | None = None,
     double_rotate: bool = False,
     free_link: bool = False,
+    choose_links: bool = False,
 ) -> list[Hint]:
     """Every card and rotation with the points it would take, best first.
 
     Left and right for every rotatable card; "double" (180 degrees) too when
     the player holds a Double Rotate card; "free-link" for each card in a
-    free link when the player may claim one. `color` is the Random Color die.
-    Ties are ordered by more cards, then reading order, so the list is stable.
+    free link when the player may claim one, and with `choose_links` one per
+    choice of the free links through a card in more than one. `color` is the
+    Random Color die. Ties are ordered by more cards, then reading order, so
+    the list is stable.
     """
     out = []
     directions = ["right", "left"] + (["double"] if double_rotate else [])
@@ -286,16 +292,55 @@ def hints(
             board[y][x] = shown
     if free_link:
         for cell in free_link_cells(grid, blocked, color):
-            take = Take(cell, _regions_through(board, cell, color))
-            out.append(Hint(cell, "free-link", _points(grid, take.cells), take.cells, take.colors))
+            available = free_link_colors(grid, blocked, cell, color)
+            choices = _subsets(available) if choose_links else [available]
+            for links in choices:
+                take = claim_take(grid, blocked, cell, color, links)
+                out.append(Hint(cell, "free-link", _points(grid, take.cells), take.cells, take.colors, links))
     order = {"right": 0, "left": 1, "double": 2, "free-link": 3}
     out.sort(key=lambda h: (-h.points, -len(h.cells), h.cell, order[h.direction]))
     return out
 
 
+def _subsets(colors: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """Every non-empty choice of `colors`, all of them first."""
+    n = len(colors)
+    masks = sorted(range(1, 2**n), key=lambda m: (-bin(m).count("1"), m))
+    return [tuple(c for i, c in enumerate(colors) if m >> i & 1) for m in masks]
+
+
 def _points(grid: Grid, cells: frozenset[Cell]) -> int:
     # A rotation does not change a card's value, so the grid before it gives the points.
     return sum(grid[r][c].value for r, c in cells)  # type: ignore[union-attr]
+
+
+def free_link_colors(grid: Grid, blocked: frozenset[Cell], cell: Cell, color: str | None = None) -> tuple[str, ...]:
+    """The colours of the free links `cell` is part of (of `color` only, with Random Color), in colour order.
+
+    A card's four squares all differ in colour, so its free links (one per
+    corner at most) differ in colour too: a colour names one of them.
+    """
+    found = {fl.color for fl in free_links(grid, blocked) if cell in fl.cells and (color is None or fl.color == color)}
+    return tuple(c for c in COLORS if c in found)
+
+
+def claim_take(
+    grid: Grid, blocked: frozenset[Cell], cell: Cell, color: str | None = None, links: tuple[str, ...] | None = None
+) -> Take:
+    """What selecting `cell` of a free link takes: as if it was rotated, less the free links left out.
+
+    `links` are the colours of the free links through the card to score
+    (None: all of them); the card's other links are taken as after a
+    rotation. Raises ValueError when `links` names no free link of the card.
+    """
+    full = take_from(grid, blocked, cell, color)
+    if links is None:
+        return full
+    available = free_link_colors(grid, blocked, cell, color)
+    if not links or not set(links) <= set(available):
+        raise ValueError(f"{links!r} are not free links of {cell_str(cell)} ({available!r})")
+    left_out = set(available) - set(links)
+    return Take(cell, tuple((c, squares) for c, squares in full.regions if c not in left_out))
 
 
 def free_link_cells(grid: Grid, blocked: frozenset[Cell], color: str | None = None) -> tuple[Cell, ...]:

@@ -35,7 +35,11 @@ DEFAULTS: dict[str, Any] = {
     "drain_threshold": 15,  # the game ends before a round when the draw deck holds this many or fewer
     "drain_short_grid": "end",  # an extra round whose refresh cannot fill the grid ends the game
     "double_rotation": False,
-    "free_link_spends_double_rotate": True,
+    # Where the rulebook's words are stretched, the default is their literal reading (docs/rules/quivit.md):
+    "free_link_spends_double_rotate": False,  # "if the current player holds" the card: holding it is enough
+    "free_link_takes_all": False,  # "may score all Free Links" through the card: the player may leave some
+    "final_draw_counts_as_card": False,  # the end draw adds "the point value on the card to their final score"
+    "current_player_may_block": False,  # "Free Links can be blocked by other players"
     "family_play": False,
     # Family Play: lists of player indices, e.g. [[0, 2], [1, 3]], or as typed on a phone,
     # "Ann, Cy / Bob, Di" (see parse_teams); empty: no teams. A string default makes the new-table
@@ -47,6 +51,13 @@ DEFAULTS: dict[str, Any] = {
 
 # Keys the table service keeps in a table's options for itself.
 SERVICE_KEYS = {"pin"}
+
+# The table service stores every option of a table, defaults included, so a table made before
+# these three options existed has every other option and none of them. It was played under
+# their old readings, and must replay under them: a Color Block by the current player in its
+# event log would be refused, and a tie broken by the drawn card would change winner.
+_OLD_READINGS = {"free_link_takes_all": True, "final_draw_counts_as_card": True, "current_player_may_block": True}
+_STORED_BEFORE_THEM = frozenset(DEFAULTS) - set(_OLD_READINGS)
 
 
 @dataclass(frozen=True)
@@ -65,6 +76,9 @@ class Options:
     drain_short_grid: str
     double_rotation: bool
     free_link_spends_double_rotate: bool
+    free_link_takes_all: bool
+    final_draw_counts_as_card: bool
+    current_player_may_block: bool
     family_play: bool
     teams: tuple[tuple[int, ...], ...]  # every side's players; one player each without Family Play
     team_names: tuple[str, ...]
@@ -90,6 +104,9 @@ class Options:
             "drain_short_grid": self.drain_short_grid,
             "double_rotation": self.double_rotation,
             "free_link_spends_double_rotate": self.free_link_spends_double_rotate,
+            "free_link_takes_all": self.free_link_takes_all,
+            "final_draw_counts_as_card": self.final_draw_counts_as_card,
+            "current_player_may_block": self.current_player_may_block,
             "family_play": self.family_play,
             "teams": [list(t) for t in self.teams] if self.family_play else None,
             "team_names": list(self.team_names) if self.family_play else None,
@@ -123,6 +140,8 @@ def _choice(options: dict, key: str, allowed: tuple[str, ...]) -> str:
 def parse_options(options: dict[str, Any] | None, players: list[str]) -> Options:
     """Validated options with the rulebook's defaults for this list of players. Raises OptionError."""
     options = dict(options or {})
+    if _STORED_BEFORE_THEM <= set(options) and not set(_OLD_READINGS) & set(options):
+        options.update(_OLD_READINGS)  # a table stored before the options existed
     unknown = set(options) - set(DEFAULTS) - SERVICE_KEYS
     if unknown:
         raise OptionError(f"unknown option {sorted(unknown)[0]!r} for Quivit")
@@ -161,6 +180,9 @@ def parse_options(options: dict[str, Any] | None, players: list[str]) -> Options
         drain_short_grid=_choice(options, "drain_short_grid", DRAIN_SHORT_GRID),
         double_rotation=_bool(options, "double_rotation"),
         free_link_spends_double_rotate=_bool(options, "free_link_spends_double_rotate"),
+        free_link_takes_all=_bool(options, "free_link_takes_all"),
+        final_draw_counts_as_card=_bool(options, "final_draw_counts_as_card"),
+        current_player_may_block=_bool(options, "current_player_may_block"),
         family_play=family,
         teams=teams,
         team_names=names,

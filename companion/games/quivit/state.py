@@ -29,7 +29,7 @@ class Side:
 
     name: str
     members: tuple[int, ...]  # player indices; members take turns rotating
-    scored: tuple[int, ...] = ()  # values of the cards taken and counted
+    scored: tuple[int, ...] = ()  # values of the cards taken and counted (not the end draw)
     pending: tuple[int, ...] = ()  # Drain the Deck: this round's cards, counted once everyone has played
     turns: int = 0  # turns this side has had, which picks the member who rotates next
     holds_block: bool = False
@@ -39,10 +39,12 @@ class Side:
 
     @property
     def score(self) -> int:
-        return sum(self.scored)
+        """Points: the cards taken and counted, and the end draw for an unused Double Rotate card."""
+        return sum(self.scored) + (self.final_draw or 0)
 
     @property
     def cards(self) -> int:
+        """Cards taken and counted (the end draw is not one of them: see engine.tie_break_cards)."""
         return len(self.scored)
 
     @property

@@ -16,12 +16,14 @@ from companion.games.quivit import grid as g
 from companion.games.quivit.cards import COLOR_NAMES, COLORS, POINT_CARD_COUNTS, POINT_CARDS, card_str, cell_str
 from companion.games.quivit.engine import (
     MAX_TAKE,
-    _may_claim_free_link,
-    _may_double_rotate,
-    best_rotations,
+    may_block,
+    may_claim_free_link,
+    may_double_rotate,
     standings,
     takeable_count,
+    tie_break_cards,
 )
+from companion.games.quivit.hints import best_rotations
 from companion.games.quivit.state import State
 
 
@@ -60,8 +62,8 @@ def state_json(s: State) -> dict[str, Any]:
                 "name": side.name,
                 "members": list(side.members),
                 "score": side.score,
-                "cards": side.cards,
-                "values": {str(v): side.scored.count(v) for v in POINT_CARD_COUNTS},
+                "cards": tie_break_cards(s, i),  # the cards that count for the tie breaker
+                "values": {str(v): _counted_values(s, i).count(v) for v in POINT_CARD_COUNTS},
                 "pending_points": sum(side.pending),
                 "pending_cards": len(side.pending),
                 "holds_block": side.holds_block,
@@ -100,7 +102,7 @@ def state_json(s: State) -> dict[str, Any]:
         "winners": [p for i in s.winners for p in sorted(s.sides[i].members)],
         "winning_sides": list(s.winners),
         "standings": [
-            {"side": i, "name": s.sides[i].name, "score": s.sides[i].score, "cards": s.sides[i].cards, "rank": ranks[i]}
+            {"side": i, "name": s.sides[i].name, "score": s.sides[i].score, "cards": tie_break_cards(s, i), "rank": ranks[i]}
             for i in order
         ],
     }
@@ -117,12 +119,19 @@ def _ranks(s: State, order: list[int]) -> list[int]:
     previous = None
     rank = 0
     for position, i in enumerate(order, start=1):
-        key = (s.sides[i].score, s.sides[i].cards)
+        key = (s.sides[i].score, tie_break_cards(s, i))
         if key != previous:
             rank = position
             previous = key
         ranks[i] = rank
     return ranks
+
+
+def _counted_values(s: State, index: int) -> tuple[int, ...]:
+    side = s.sides[index]
+    if side.final_draw is not None and s.options.final_draw_counts_as_card:
+        return side.scored + (side.final_draw,)
+    return side.scored
 
 
 def _grid_json(s: State) -> list[list[dict[str, Any]]] | None:
@@ -178,7 +187,9 @@ def legal_actions(s: State) -> list[dict[str, Any]]:
 
     Each is a dict like an event ({"type", "player"}) plus, where the event
     needs more, what it may contain: "cards" (places), "directions", "values",
-    "max_cards", "colors", "may_double_rotate", "may_claim_free_link". The
+    "max_cards", "colors", "may_double_rotate", "may_claim_free_link", and
+    for claim-free-link "links" (each card's free links by colour) and
+    "may_choose" (whether a claim may name some of them in "colors"). The
     service's timer sends timer-expired; it is not listed.
     """
     if s.phase == "game-over":
@@ -199,8 +210,8 @@ def legal_actions(s: State) -> list[dict[str, Any]]:
         targets = _block_targets(s)
         out = []
         if takeable_count(s) > 0:
-            for holder in s.sides:
-                if holder.holds_block:
+            for index, holder in enumerate(s.sides):
+                if may_block(s, index):
                     for p in holder.members:
                         action: dict[str, Any] = {"type": "block", "player": p}
                         if targets is not None:
@@ -214,8 +225,8 @@ def legal_actions(s: State) -> list[dict[str, Any]]:
             roll["colors"] = list(COLORS)  # the real die's colour may be entered; leave it out for a service roll
         return [roll]
     # phase "turn"
-    double = _may_double_rotate(s, side)
-    claim = _may_claim_free_link(s, side)
+    double = may_double_rotate(s, side)
+    claim = may_claim_free_link(s, side)
     if s.grid is None:
         left = _cards_left(s)
         return [
@@ -240,7 +251,15 @@ def legal_actions(s: State) -> list[dict[str, Any]]:
     if claim:
         cells = g.free_link_cells(s.grid, s.blocked, s.die)
         if cells:
-            out.append({"type": "claim-free-link", "player": current, "cards": [cell_str(c) for c in cells]})
+            out.append(
+                {
+                    "type": "claim-free-link",
+                    "player": current,
+                    "cards": [cell_str(c) for c in cells],
+                    "links": {cell_str(c): list(g.free_link_colors(s.grid, s.blocked, c, s.die)) for c in cells},
+                    "may_choose": not s.options.free_link_takes_all,
+                }
+            )
     return out
 
 

@@ -2,12 +2,12 @@
 
 "It's good strategy to check other players' tiles to see if a tile you're
 playing would let an opponent complete a word." A player may complete word W
-on their turn exactly when W has at most two open letters and they hold the
-tiles for all of them: covering W's open letters in spelling order is always
-allowed (each is then W's next open letter), so no other order needs
-checking. With the real tiles the companion cannot see the racks, so it
-warns only about words left one tile from complete, which any opponent
-holding that letter could finish.
+on their turn exactly when one of the turns the rules allow them covers all
+of W's open letters. Holding those letters is not enough: "Always play two
+tiles if you can", so when two tiles can be played, a tile that no second
+tile could follow is not a turn (`rules.legal_turns`). With the real tiles
+the companion cannot see the racks, so it warns only about words left one
+tile from complete, which any opponent holding that letter could finish.
 
 A play *lets* the next player complete W when W is completable by them after
 the play but was not at the start of the turn, so a tile that closes a
@@ -15,18 +15,12 @@ danger it opened itself (by completing the word) is not flagged.
 """
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Set
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from companion.games.scrabble_junior.engine import State
 from companion.games.scrabble_junior.layout import Layout
-from companion.games.scrabble_junior.rules import open_letters
-
-if TYPE_CHECKING:  # the engine imports this module; only the type is needed here
-    from companion.games.scrabble_junior.engine import State
-
-TILES_PER_TURN = 2
+from companion.games.scrabble_junior.rules import legal_turns, open_letters
 
 
 @dataclass(frozen=True)
@@ -38,23 +32,28 @@ class OpenedWord:
     cells: tuple[int, ...]
 
 
-def completable_words(
-    layout: Layout, covered: Set[int], rack: Iterable[str] | None, tiles: int = TILES_PER_TURN
-) -> dict[int, tuple[int, ...]]:
-    """Words a player holding `rack` could complete with at most `tiles` tiles, with the cells to cover.
+def completable_words(layout: Layout, covered: Set[int], rack: Iterable[str] | None) -> dict[int, tuple[int, ...]]:
+    """Words a player holding `rack` could complete on their turn, with the cells they would cover.
 
-    `rack` None means the rack is unknown: any letter may be held.
+    A word counts when some turn in `rules.legal_turns` covers all its open
+    letters. `rack` None means the rack is unknown (real tiles): any letter
+    may be held, and the words counted are those with one open letter.
     """
-    held = None if rack is None else Counter(rack)
+    if rack is None:
+        found = {}
+        for w in range(len(layout.words)):
+            missing = open_letters(layout, w, covered)
+            if len(missing) == 1:
+                found[w] = tuple(missing)
+        return found
     found = {}
-    for w in range(len(layout.words)):
-        missing = open_letters(layout, w, covered)
-        if not 1 <= len(missing) <= tiles:
-            continue
-        if held is not None and Counter(layout.letters[c] for c in missing) - held:
-            continue
-        found[w] = tuple(missing)
-    return found
+    for turn in legal_turns(layout, covered, rack):
+        for cell in turn:
+            for w in layout.cell_words[cell]:
+                missing = open_letters(layout, w, covered)
+                if w not in found and set(missing) <= set(turn):
+                    found[w] = tuple(missing)
+    return dict(sorted(found.items()))
 
 
 def next_player(state: State) -> int | None:
@@ -68,9 +67,7 @@ def next_player(state: State) -> int | None:
 
 
 def _threats(state: State, covered: Set[int], player: int) -> dict[int, tuple[int, ...]]:
-    if state.racks is None:
-        return completable_words(state.setup.layout, covered, None, tiles=1)
-    return completable_words(state.setup.layout, covered, state.racks[player])
+    return completable_words(state.setup.layout, covered, state.rack(player))
 
 
 def opened_words(state: State, cells: Iterable[int]) -> list[OpenedWord]:

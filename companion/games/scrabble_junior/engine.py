@@ -1,4 +1,4 @@
-"""Scrabble Junior as an event-sourced engine: `GAME` (id "scrabble-junior") for the table service.
+"""Scrabble Junior as an event-sourced engine: the rules and state under `game.GAME` (id "scrabble-junior").
 
 Turn flow, from the rulebook: on your turn cover two board letters with
 matching tiles, each on the next open letter of a word (`rules`); if you can
@@ -20,28 +20,32 @@ racks and enforces must-play, and "real", where the players use the box's
 tiles and the companion records only where each tile went (it tracks how
 many tiles each rack and the pool hold, not which). Decisions the rulebook
 leaves open are in docs/rules/scrabble-junior.md.
+
+This module is the rules and the state: `new_state`, `apply` and the
+queries on a state. What the phones see is `view` (with the strategy tip
+from `advice`), and `game.GAME` puts them together for the table service.
 """
 from __future__ import annotations
 
 import random
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import Any, NotRequired
+from typing import Any
 
 from companion.games.base import OptionError, RuleError
-from companion.games.scrabble_junior import advice
-from companion.games.scrabble_junior.layout import Layout, builtin_layout, parse_layout
+from companion.games.scrabble_junior.layout import Layout, builtin_layout, builtin_layouts, parse_layout
 from companion.games.scrabble_junior.rules import (
     IllegalCoverError,
     can_play_two,
     check_cover,
-    coverable_cells,
+    legal_turns,
     playable_cells,
     second_tiles,
     words_completed_by,
 )
 
 DIGITAL, REAL = "digital", "real"
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
 RACK_SIZE = 7  # "Draw seven tiles from the pool"
 KITTY = 44  # scoring chips in the box
 TILES_PER_TURN = 2
@@ -121,6 +125,29 @@ class State:
 # --- set-up ---------------------------------------------------------------
 
 
+def default_options() -> dict[str, Any]:
+    """Every option with its default value."""
+    return {
+        "tiles": DIGITAL,  # or REAL: the box's tiles, the companion records placements only
+        "seed": 0,  # the deal and exchanges come from this; the service should pick a fresh one
+        "layout": "standard",  # a layout shipped in boards/
+        "layout_text": "",  # or a whole layout in the text format, used instead when given
+        "kitty": KITTY,
+        "auto_pass": True,  # pass for a player who can only pass
+        "first_player": 0,
+    }
+
+
+def option_choices() -> dict[str, list[str]]:
+    """Options with a fixed set of values (the home page shows them as menus)."""
+    return {"tiles": [DIGITAL, REAL], "layout": builtin_layouts()}
+
+
+def new_state(players: list[str], options: dict[str, Any]) -> State:
+    """The dealt game. Raises OptionError (LayoutError for a bad layout_text)."""
+    return _deal(_read_options(players, options))
+
+
 def _rng(setup: Setup, purpose: str) -> random.Random:
     # String seeds are hashed with SHA-512 by random.Random, so the stream is
     # the same on every machine and Python run: replay gives the same deal.
@@ -132,11 +159,9 @@ def _read_options(players: list[str], options: dict[str, Any]) -> Setup:
         isinstance(p, str) and p.strip() for p in players
     ):
         raise OptionError("players must be a list of names")
-    if not GAME.min_players <= len(players) <= GAME.max_players:
-        raise OptionError(
-            f"Scrabble Junior needs {GAME.min_players} to {GAME.max_players} players, not {len(players)}"
-        )
-    merged = {**GAME.default_options(), **(options or {})}
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise OptionError(f"Scrabble Junior needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}")
+    merged = {**default_options(), **(options or {})}
     tiles = merged["tiles"]
     if tiles not in (DIGITAL, REAL):
         raise OptionError(f"option tiles must be {DIGITAL!r} or {REAL!r}, not {tiles!r}")
@@ -224,10 +249,9 @@ def legal_cells(state: State) -> list[int]:
         return []
     layout = state.setup.layout
     rack = state.rack(state.player)
-    cells = playable_cells(layout, state.covered, rack)
-    if rack is None or state.this_turn or not can_play_two(layout, state.covered, rack):
-        return cells
-    return [c for c in cells if second_tiles(layout, state.covered, rack, c)]
+    if rack is None or state.this_turn:
+        return playable_cells(layout, state.covered, rack)
+    return sorted({turn[0] for turn in legal_turns(layout, state.covered, rack)})
 
 
 def must(state: State) -> str | None:
@@ -309,7 +333,8 @@ def _end_turn(state: State, kind: str, exchanged: int = 0) -> State:
     return _skip_forced_passes(_next_player(state))
 
 
-def _name(state: State, player: int) -> str:
+def player_name(state: State, player: int) -> str:
+    """The name of `player`."""
     return state.setup.players[player]
 
 
@@ -332,12 +357,12 @@ def _cover(state: State, event: dict[str, Any]) -> State:
     if claimed is not None and (not isinstance(claimed, str) or claimed.upper() != letter):
         raise IllegalCoverError(f"the square {name} is {letter}, not {claimed!r}")
     if state.rack_counts[player] == 0:
-        raise TurnError(f"{_name(state, player)} has no tiles left")
+        raise TurnError(f"{player_name(state, player)} has no tiles left")
     check_cover(layout, state.covered, cell)
     rack = state.rack(player)
     if rack is not None:
         if letter not in rack:
-            raise IllegalCoverError(f"{_name(state, player)} has no {letter} tile")
+            raise IllegalCoverError(f"{player_name(state, player)} has no {letter} tile")
         if (
             not state.this_turn
             and not second_tiles(layout, state.covered, rack, cell)
@@ -410,7 +435,7 @@ def _exchange(state: State, event: dict[str, Any]) -> State:
         raise TurnError("the pool is empty, so there is nothing to exchange with: pass instead")
     n = min(TILES_PER_TURN, state.rack_counts[player], state.pool_count)
     if n == 0:
-        raise TurnError(f"{_name(state, player)} has no tiles to exchange")
+        raise TurnError(f"{player_name(state, player)} has no tiles to exchange")
     if state.racks is None:
         # Real tiles: the companion only counts; the rack and pool sizes do not change.
         return _end_turn(state, "exchange", exchanged=n)
@@ -425,7 +450,7 @@ def _exchange(state: State, event: dict[str, Any]) -> State:
     given = Counter(t.upper() for t in tiles)
     if given - Counter(rack):
         named = " and ".join(sorted(given.elements()))
-        raise TurnError(f"{_name(state, player)} does not hold {named}")
+        raise TurnError(f"{player_name(state, player)} does not hold {named}")
     # Draw first, then put the given tiles back and mix the pool, so the
     # player never draws back the very tiles they gave up.
     drawn = state.pool[:n]
@@ -453,7 +478,23 @@ def _pass(state: State, event: dict[str, Any]) -> State:
 _HANDLERS = {"cover": _cover, "end-turn": _end_turn_event, "exchange": _exchange, "pass": _pass}
 
 
-# --- views ----------------------------------------------------------------
+def apply(state: State, event: dict[str, Any]) -> State:
+    """The state after `event`. Raises RuleError (IllegalCoverError, TurnError) naming the rule."""
+    if not isinstance(event, dict):
+        raise RuleError("an event must be an object with a type")
+    kind = event.get("type")
+    handler = _HANDLERS.get(kind)
+    if handler is None:
+        raise RuleError(f"unknown event type {kind!r}; known: {', '.join(_HANDLERS)}")
+    if state.finished:
+        raise TurnError(f"the game is over: all {state.setup.layout.size} tiles are on the board")
+    player = event.get("player")
+    if player != state.player or isinstance(player, bool):
+        raise TurnError(f"it is {player_name(state, state.player)}'s turn")
+    return handler(state, event)
+
+
+# --- queries --------------------------------------------------------------
 
 
 def winners(state: State) -> list[int]:
@@ -462,166 +503,6 @@ def winners(state: State) -> list[int]:
         return []
     best = max(state.chips)
     return [p for p, c in enumerate(state.chips) if c == best]
-
-
-def play_warnings(state: State, cells: list[str]) -> list[dict[str, Any]]:
-    """The rulebook's strategy tip for a whole play: words the next player could then complete.
-
-    `cells` are square names the player to move would cover this turn.
-    Raises IllegalCoverError for a name that is not a board letter.
-    """
-    layout = state.setup.layout
-    try:
-        indexes = [layout.cell_at(c) for c in cells]
-    except ValueError as exc:
-        raise IllegalCoverError(str(exc)) from None
-    return [_opened_json(state, o) for o in advice.opened_words(state, indexes)]
-
-
-def _opened_json(state: State, opened: advice.OpenedWord) -> dict[str, Any]:
-    layout = state.setup.layout
-    return {
-        "word": layout.words[opened.word].text,
-        "player": opened.player,
-        "name": _name(state, opened.player),
-        "cells": [layout.name_of(c) for c in opened.cells],
-    }
-
-
-def _turn_json(state: State, turn: Turn) -> dict[str, Any]:
-    layout = state.setup.layout
-    return {
-        "number": turn.number,
-        "player": turn.player,
-        "kind": turn.kind,
-        "cells": [layout.name_of(c) for c in turn.cells],
-        "letters": [layout.letters[c] for c in turn.cells],
-        "words": [layout.words[w].text for w in turn.words],
-        "chips": len(turn.words),
-        "drew": turn.drew,
-        "exchanged": turn.exchanged,
-        "auto": turn.auto,
-    }
-
-
-def _prompt(state: State) -> str:
-    if state.finished:
-        names = " and ".join(_name(state, p) for p in winners(state))
-        return f"All tiles are on the board. {names} {'win' if len(winners(state)) > 1 else 'wins'}!"
-    who = _name(state, state.player)
-    required = must(state)
-    if required == "play-two":
-        return f"{who}: cover two letters"
-    if required == "play-one":
-        if state.this_turn:
-            return f"{who}: cover one more letter"
-        return f"{who}: cover one letter (only one can be played)"
-    if required == "exchange":
-        return f"{who} cannot play: exchange two tiles with the pool"
-    if required == "pass":
-        return f"{who} cannot play and the pool is empty: pass"
-    if state.this_turn:
-        return f"{who}: cover a second letter, or end the turn if you cannot"
-    return f"{who}: cover two letters (or exchange two tiles if you cannot play)"
-
-
-def to_json(state: State) -> dict[str, Any]:
-    """Everything a phone needs to draw the board, racks, chips, pool and whose turn it is."""
-    layout = state.setup.layout
-    owner = {cell: (player, turn) for cell, player, turn in state.placements}
-    coverable = coverable_cells(layout, state.covered)
-    cells = []
-    for c in range(layout.size):
-        row, col = layout.positions[c]
-        by, turn = owner.get(c, (None, None))
-        cells.append(
-            {
-                "id": layout.name_of(c),
-                "row": row,
-                "col": col,
-                "letter": layout.letters[c],
-                "covered": c in state.covered,
-                "by": by,
-                "turn": turn,
-                "this_turn": c in state.this_turn,
-                "coverable": c in coverable,
-                "words": list(layout.cell_words[c]),
-            }
-        )
-    words = []
-    for w, word in enumerate(layout.words):
-        left = [c for c in word.cells if c not in state.covered]
-        words.append(
-            {
-                "index": w,
-                "word": word.text,
-                "start": word.start,
-                "direction": word.direction,
-                "cells": [layout.name_of(c) for c in word.cells],
-                "covered": len(word.cells) - len(left),
-                "next": layout.name_of(left[0]) if left else None,
-                "completed_by": state.completed_by[w],
-            }
-        )
-    playable = []
-    if not state.finished:
-        for c in legal_cells(state):
-            playable.append(
-                {
-                    "cell": layout.name_of(c),
-                    "letter": layout.letters[c],
-                    "completes": [
-                        layout.words[w].text for w in words_completed_by(layout, state.covered, c)
-                    ],
-                    "opens": [_opened_json(state, o) for o in advice.opened_words(state, [c])],
-                }
-            )
-    players = [
-        {
-            "index": p,
-            "name": name,
-            "chips": state.chips[p],
-            "rack": None if state.racks is None else list(state.racks[p]),
-            "rack_count": state.rack_counts[p],
-            "words": [layout.words[w].text for w, by in enumerate(state.completed_by) if by == p],
-        }
-        for p, name in enumerate(state.setup.players)
-    ]
-    nxt = None if state.finished else advice.next_player(state)
-    return {
-        "game": GAME.id,
-        "tiles": state.setup.tiles,
-        "board": {
-            "name": layout.name,
-            "rows": layout.rows,
-            "cols": layout.cols,
-            "cells": cells,
-            "words": words,
-        },
-        "players": players,
-        # The chips are the score: the service's chart and history read a top-level `scores`.
-        "scores": list(state.chips),
-        "pool": state.pool_count,
-        "kitty": state.kitty,
-        "tiles_total": layout.size,
-        "tiles_on_board": len(state.covered),
-        "turn": {
-            "player": None if state.finished else state.player,
-            "number": state.turn_number,
-            "covered": [layout.name_of(c) for c in state.this_turn],
-            "words": [layout.words[w].text for w in state.this_turn_words],
-            "chips": len(state.this_turn_words),
-            "tiles_left": TILES_PER_TURN - len(state.this_turn),
-            "must": must(state),
-            "first_turn": all(turn == state.turn_number for _, _, turn in state.placements),
-        },
-        "next_player": nxt,
-        "playable": playable,
-        "prompt": _prompt(state),
-        "history": [_turn_json(state, t) for t in state.history],
-        "finished": state.finished,
-        "winners": winners(state),
-    }
 
 
 def actions(state: State) -> list[dict[str, Any]]:
@@ -649,67 +530,3 @@ def actions(state: State) -> list[dict[str, Any]]:
         else:
             found.append({"type": "pass", "player": p})
     return found
-
-
-class ScrabbleJunior:
-    """The engine object the table service uses (see companion.games.base.Game)."""
-
-    id = "scrabble-junior"
-    title = "Scrabble Junior"
-    min_players = 2
-    max_players = 4
-
-    def option_choices(self) -> dict[str, list[str]]:
-        """Options with a fixed set of values (the home page shows them as menus)."""
-        from companion.games.scrabble_junior.layout import builtin_layouts
-
-        return {"tiles": [DIGITAL, REAL], "layout": builtin_layouts()}
-
-    events = {
-        "cover": {"player": int, "cell": str, "letter": NotRequired[str]},
-        "end-turn": {"player": int},
-        "exchange": {"player": int, "tiles": NotRequired[list[str]]},
-        "pass": {"player": int},
-    }
-
-    def default_options(self) -> dict[str, Any]:
-        return {
-            "tiles": DIGITAL,  # or REAL: the box's tiles, the companion records placements only
-            "seed": 0,  # the deal and exchanges come from this; the service should pick a fresh one
-            "layout": "standard",  # a layout shipped in boards/
-            "layout_text": "",  # or a whole layout in the text format, used instead when given
-            "kitty": KITTY,
-            "auto_pass": True,  # pass for a player who can only pass
-            "first_player": 0,
-        }
-
-    def new_state(self, players: list[str], options: dict[str, Any]) -> State:
-        """The dealt game. Raises OptionError (LayoutError for a bad layout_text)."""
-        return _deal(_read_options(players, options))
-
-    def apply(self, state: State, event: dict[str, Any]) -> State:
-        """The state after `event`. Raises RuleError (IllegalCoverError, TurnError) naming the rule."""
-        if not isinstance(event, dict):
-            raise RuleError("an event must be an object with a type")
-        kind = event.get("type")
-        handler = _HANDLERS.get(kind)
-        if handler is None:
-            raise RuleError(f"unknown event type {kind!r}; known: {', '.join(_HANDLERS)}")
-        if state.finished:
-            raise TurnError(f"the game is over: all {state.setup.layout.size} tiles are on the board")
-        player = event.get("player")
-        if player != state.player or isinstance(player, bool):
-            raise TurnError(f"it is {_name(state, state.player)}'s turn")
-        return handler(state, event)
-
-    def to_json(self, state: State) -> dict[str, Any]:
-        return to_json(state)
-
-    def actions(self, state: State) -> list[dict[str, Any]]:
-        return actions(state)
-
-    def finished(self, state: State) -> bool:
-        return state.finished
-
-
-GAME = ScrabbleJunior()

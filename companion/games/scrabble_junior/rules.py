@@ -10,8 +10,10 @@ word that crosses it ("back up" in the rulebook), and the tile that
 completes a word is the one covering its last *open* letter, wherever that
 is.
 
-`covered` is always a set of cell indexes. The turn rules (two tiles, must
-play, exchange, pass) are in `engine`; they are built on these functions.
+`covered` is always a set of cell indexes. Which tiles a turn may play
+("Always play two tiles if you can") is `legal_turns`; the rest of the turn
+rules (draw, exchange, pass, whose turn) are in `engine`, built on these
+functions.
 """
 from __future__ import annotations
 
@@ -130,3 +132,18 @@ def two_tile_plays(
         for first in playable_cells(layout, covered, rack)
         for second in second_tiles(layout, covered, rack, first)
     ]
+
+
+def legal_turns(
+    layout: Layout, covered: Set[int], rack: Iterable[str] | None
+) -> list[tuple[int, ...]]:
+    """Every turn a player holding `rack` may play on this board, as the squares covered in order.
+
+    "Always play two tiles if you can": the ordered pairs of `two_tile_plays`
+    when there is any; otherwise each single tile that fits (the player then
+    draws one); empty when no tile fits (exchange or pass).
+    """
+    pairs = two_tile_plays(layout, covered, rack)
+    if pairs:
+        return pairs
+    return [(cell,) for cell in playable_cells(layout, covered, rack)]

@@ -5,7 +5,7 @@ from dataclasses import replace
 
 import pytest
 
-from companion.games.quivit.engine import GAME
+from companion.games.quivit.game import GAME
 from companion.games.quivit.grid import parse_grid
 
 # c3 (GYBR2) is about to be rotated right, making it RGYB: green top-right,
@@ -53,6 +53,8 @@ def concrete(action: dict, pick) -> dict:
     kind = action["type"]
     if kind in ("rotate", "claim-free-link"):
         event["card"] = pick(action["cards"])
+    if kind == "claim-free-link" and action["may_choose"] and pick([False, True]):
+        event["colors"] = [pick(action["links"][event["card"]])]  # one of the card's free links
     if kind == "rotate":
         event["direction"] = pick(action["directions"])
     if kind == "block" and "cards" in action:

@@ -22,10 +22,12 @@ from companion.games.quivit.cards import (
     SeededStream,
     card_str,
     cell_str,
+    color_str,
     direction_str,
     move_str,
     parse_card,
     parse_cell,
+    parse_color,
     parse_direction,
     parse_move,
     point_deck,
@@ -193,3 +195,15 @@ def test_seeded_stream_is_fair_enough_for_a_die():
     counts = Counter(stream.below(8) for _ in range(8000))
     assert set(counts) == set(range(8))
     assert all(800 <= c <= 1200 for c in counts.values())
+
+
+@pytest.mark.parametrize("text, color", [("G", "G"), ("g", "G"), ("green", "G"), (" Yellow ", "Y"), ("red", "R")])
+def test_colors(text, color):
+    assert parse_color(text) == color
+    assert parse_color(color_str(color)) == color
+
+
+@pytest.mark.parametrize("bad", ["purple", "", None, 1, "RG"])
+def test_bad_colors(bad):
+    with pytest.raises(NotationError, match="red, green, blue or yellow"):
+        parse_color(bad)

@@ -9,7 +9,8 @@ import pytest
 from companion.games import available_games, get_game
 from companion.games.base import OptionError, RuleError
 from companion.games.quivit.cards import COLORS, POINT_CARD_COUNTS
-from companion.games.quivit.engine import GAME, best_rotations
+from companion.games.quivit.game import GAME
+from companion.games.quivit.hints import best_rotations
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed"]
 
@@ -220,7 +221,8 @@ def test_end_of_game_draw_for_an_unused_double_rotate_card():
     from companion.games.quivit.cards import point_deck
 
     value = point_deck()[top].value
-    assert state.sides[0].score == before.score + value and state.sides[0].cards == before.cards + 1
+    # Its points count; the card itself counts for the tie breaker only by option (see below).
+    assert state.sides[0].score == before.score + value and state.sides[0].cards == before.cards
     assert state.sides[0].final_draw == value
     with pytest.raises(RuleError, match="already decided"):
         GAME.apply(state, {"type": "skip-draw", "player": 0})
@@ -253,7 +255,7 @@ def test_scorekeeping_draw_needs_the_value():
 
 
 def test_color_blocking_window(make_table, ten_point_play):
-    state = make_table(ten_point_play, color_blocking=True)
+    state = make_table(ten_point_play, color_blocking=True, current_player_may_block=True)
     actions = GAME.actions(state)
     assert [a["type"] for a in actions] == ["block", "block", "start-turn"]
     assert len(actions[0]["cards"]) == 25
@@ -286,7 +288,7 @@ def test_color_blocking_window(make_table, ten_point_play):
 
 
 def test_color_block_in_scorekeeping_may_leave_out_the_place():
-    state = new(mode="scorekeeping", color_blocking=True)
+    state = new(mode="scorekeeping", color_blocking=True, current_player_may_block=True)
     state = GAME.apply(state, {"type": "block", "player": 1})
     state = GAME.apply(state, {"type": "block", "player": 0, "card": "e5"})
     view = GAME.to_json(state)
@@ -393,8 +395,8 @@ def test_drain_the_deck_plays_on_while_more_than_15_cards_remain():
     assert after_bob["score"] == ann["score"] + ann["pending_points"]
 
 
-def drain_to_sixteen(short_grid):
-    """Three players, scorekeeping: the draw deck holds 16 cards after round 5, then two big takes."""
+def drain_to_sixteen(short_grid, extra_takes=(9, 9)):
+    """Three players, scorekeeping: the draw deck holds 16 cards after round 5, then `extra_takes`."""
     pool = value_pool()
     state = new(3, mode="scorekeeping", drain_the_deck=True, drain_short_grid=short_grid)
     takes = [9] * 11 + [8] + [0] * 3  # 107 of the 123 cards after the deal
@@ -402,8 +404,8 @@ def drain_to_sixteen(short_grid):
         cards = [pool.pop(0) for _ in range(count)]
         state = GAME.apply(state, {"type": "take", "player": state.current_player, "cards": cards})
     assert state.round == 6 and state.deck_count == 16
-    for _ in range(2):
-        cards = [pool.pop(0) for _ in range(9)]
+    for count in extra_takes:
+        cards = [pool.pop(0) for _ in range(count)]
         state = GAME.apply(state, {"type": "take", "player": state.current_player, "cards": cards})
     return state
 
@@ -416,6 +418,17 @@ def test_drain_the_deck_a_round_cut_short_is_not_scored():
     assert view["uncounted_cards"] == 18
     assert sum(s["cards"] for s in view["sides"]) == 107
     assert all(s["pending_cards"] == 0 for s in view["sides"])
+
+
+@pytest.mark.parametrize("short_grid", ["end", "play-on"])
+def test_drain_the_deck_a_refill_that_fails_after_the_rounds_last_turn_is_scored(short_grid):
+    # 8 and 8 cards empty the draw deck exactly; the third side's 2 cards cannot be refilled, but
+    # everyone has played the round, so it counts ("not scored unless all players have played").
+    state = drain_to_sixteen(short_grid, extra_takes=(8, 8, 2))
+    view = GAME.to_json(state)
+    assert view["finished"] and view["uncounted_cards"] == 0
+    assert sum(s["cards"] for s in view["sides"]) == 107 + 18
+    assert view["end_reason"] == "6 rounds played and the draw deck holds 0 cards (15 or fewer)"
 
 
 def test_drain_the_deck_play_on_finishes_the_round_with_empty_places():
@@ -479,7 +492,7 @@ def test_scorekeeping_free_link_and_double_rotate_flags():
         GAME.apply(state, {"type": "take", "player": 0, "cards": [1] * 4, "free_link": True, "double_rotate": True})
     state = GAME.apply(state, {"type": "take", "player": 0, "cards": [1, 2, 3, 1], "free_link": True})
     assert GAME.to_json(state)["last_turn"]["action"] == "free-link"
-    assert not state.sides[0].holds_double_rotate and state.sides[0].score == 7
+    assert state.sides[0].holds_double_rotate and state.sides[0].score == 7  # kept: see the defaults below
 
 
 def test_scorekeeping_knows_the_deck_holds_only_twelve_minus_one_cards():
@@ -519,7 +532,7 @@ def test_tie_goes_to_the_most_cards_then_is_shared():
 
 
 def test_hints_on_the_phones_when_the_option_is_on(make_table, ten_point_play):
-    state = make_table(ten_point_play, hints=True, double_rotation=True)
+    state = make_table(ten_point_play, hints=True, double_rotation=True, free_link_spends_double_rotate=False)
     view = GAME.to_json(state)
     assert view["hints"] == best_rotations(state) == GAME.hints(state)
     assert len([h for h in view["hints"] if h["direction"] != "free-link"]) == 25 * 3
@@ -531,3 +544,128 @@ def test_hints_on_the_phones_when_the_option_is_on(make_table, ten_point_play):
     assert view["hints"][0]["event"]["type"] == "claim-free-link"
     assert GAME.to_json(make_table(ten_point_play))["hints"] is None
     assert best_rotations(new(mode="scorekeeping")) == []
+
+
+# -- where the rulebook's words decide the default (each other reading is an option) -------------------
+
+# The eleven-point grid with -1 cards at d2 and d3: the yellow free link at c3's top-right corner
+# (c2 d2 c3 d3) now costs more than it brings.
+COSTLY_YELLOW = """
+BGRY1 RBGY1 YBRG2 GBYR1 BRGY1
+RGBY1 RYGB1 RBYG2 GRBY-1 GRYB2
+YRGB2 RGYB2 GYRB3 YRGB-1 YBGR1
+BYGR1 GRBY2 YGBR1 GRYB1 RYBG1
+GYBR1 BRGY1 YGRB1 BGYR2 RBGY1
+"""
+
+
+def test_claiming_a_free_link_keeps_the_double_rotate_card_by_default(make_table, eleven_point_play):
+    # "If the current player holds a Double Rotate card, the player may choose a single card involved
+    # in the free link": holding the card is the condition; nothing says it is spent.
+    assert GAME.default_options()["free_link_spends_double_rotate"] is False
+    state = make_table(eleven_point_play, double_rotation=True)
+    after = GAME.apply(state, {"type": "claim-free-link", "player": 0, "card": "c3"})
+    assert after.sides[0].holds_double_rotate and not after.history[-1]["double_rotate"]
+    state = make_table(eleven_point_play, double_rotation=True, free_link_spends_double_rotate=True)
+    after = GAME.apply(state, {"type": "claim-free-link", "player": 0, "card": "c3"})
+    assert not after.sides[0].holds_double_rotate and after.history[-1]["double_rotate"]
+    # Scorekeeping records it the same way.
+    state = new(mode="scorekeeping", double_rotation=True)
+    after = GAME.apply(state, {"type": "take", "player": 0, "cards": [1, 2, 3, 1], "free_link": True})
+    assert after.sides[0].holds_double_rotate
+
+
+def test_the_current_player_may_not_color_block_by_default(make_table, ten_point_play):
+    # "Free Links can be blocked by other players with a Color Block card ... before the current
+    # player's turn begins": the current player asks the others.
+    assert GAME.default_options()["current_player_may_block"] is False
+    state = make_table(ten_point_play, color_blocking=True)
+    assert GAME.actions(state) == [
+        {"type": "block", "player": 1, "cards": GAME.actions(state)[0]["cards"]},
+        {"type": "start-turn", "player": 0},
+    ]
+    with pytest.raises(RuleError, match="Color Block cards are played by the other players before Ann's turn"):
+        GAME.apply(state, {"type": "block", "player": 0, "card": "a1"})
+    # Bob's block was the last one anybody but Ann could play: Ann's turn starts by itself.
+    state = GAME.apply(state, {"type": "block", "player": 1, "card": "d3"})
+    assert state.phase == "turn"
+    state = GAME.apply(state, first_rotation(state))
+    # Bob's turn: Ann may block, and hers is the last block, so the turn then starts by itself.
+    assert state.phase == "color-blocking"
+    assert [a["type"] for a in GAME.actions(state)] == ["block", "start-turn"]
+    state = GAME.apply(state, {"type": "block", "player": 0, "card": "a1"})
+    assert state.phase == "turn"
+    # Family Play: a team is one side, so a team mate of the player to rotate may not block either.
+    state = new(players=4, color_blocking=True, family_play=True, teams="Ann, Cy / Bob, Di")
+    with pytest.raises(RuleError, match="other players"):
+        GAME.apply(state, {"type": "block", "player": 2, "card": "a1"})
+    # With the option, anyone holding a block may play it, the current player included.
+    state = make_table(ten_point_play, color_blocking=True, current_player_may_block=True)
+    assert [a["type"] for a in GAME.actions(state)] == ["block", "block", "start-turn"]
+    assert GAME.apply(state, {"type": "block", "player": 0, "card": "a1"}).phase == "color-blocking"
+
+
+def test_a_claim_may_leave_a_free_link_through_the_card_by_default(make_table):
+    # "If this happens, the player may score all Free Links that the selected card is involved with."
+    assert GAME.default_options()["free_link_takes_all"] is False
+    state = make_table(COSTLY_YELLOW, double_rotation=True, hints=True)
+    (claim,) = [a for a in GAME.actions(state) if a["type"] == "claim-free-link"]
+    assert claim["links"]["c3"] == ["G", "Y"] and claim["links"]["b2"] == ["G"] and claim["may_choose"] is True
+    green = GAME.apply(state, {"type": "claim-free-link", "player": 0, "card": "c3", "colors": ["green"]})
+    assert [c["cell"] for c in green.history[-1]["cards"]] == ["b2", "c2", "b3", "c3"]
+    assert green.sides[0].score == 8 and green.history[-1]["colors"] == ["G"]
+    assert green.last.startswith("Ann claims the green free link at c3 and takes 4 cards for 8 points")
+    both = GAME.apply(state, {"type": "claim-free-link", "player": 0, "card": "c3"})
+    assert both.sides[0].score == 1 + 2 - 1 + 2 + 3 - 1
+    assert GAME.apply(state, {"type": "claim-free-link", "player": 0, "card": "c3", "colors": ["G", "Y"]}).sides[0].score == 6
+    for colors, says in [([], "at least one"), (["R"], "no red free link through c3"), ("G", "a list of colours"),
+                         (["purple"], "red, green, blue or yellow")]:
+        with pytest.raises(RuleError, match=says):
+            GAME.apply(state, {"type": "claim-free-link", "player": 0, "card": "c3", "colors": colors})
+    # The hint offers the claim of the green free link alone too, and puts it before the claim of both.
+    c3 = [h for h in best_rotations(state) if h["card"] == "c3" and h["direction"] == "free-link"]
+    assert [(h["links"], h["points"]) for h in c3] == [(["G"], 8), (["G", "Y"], 6), (["Y"], 3)]
+    assert c3[0]["event"] == {"type": "claim-free-link", "player": 0, "card": "c3", "colors": ["G"]}
+    assert c3[1]["event"] == {"type": "claim-free-link", "player": 0, "card": "c3"}
+    # With the option every free link through the card is taken.
+    state = make_table(COSTLY_YELLOW, double_rotation=True, free_link_takes_all=True, hints=True)
+    (claim,) = [a for a in GAME.actions(state) if a["type"] == "claim-free-link"]
+    assert claim["may_choose"] is False
+    with pytest.raises(RuleError, match="takes every free link through the card"):
+        GAME.apply(state, {"type": "claim-free-link", "player": 0, "card": "c3", "colors": ["G"]})
+    assert not [h for h in best_rotations(state) if h["direction"] == "free-link" and h["links"] == ["G"] and h["card"] == "c3"]
+
+
+def test_the_end_draw_adds_points_but_no_card_for_the_tie_break_by_default():
+    # "may draw a single card from the draw deck and add the point value on the card to their final score"
+    assert GAME.default_options()["final_draw_counts_as_card"] is False
+
+    def game(**options):
+        state = new(mode="scorekeeping", rounds=1, double_rotation=True, **options)
+        return play(
+            state,
+            {"type": "take", "player": 0, "cards": [1, 2], "double_rotate": True},
+            {"type": "take", "player": 1, "cards": [1, 1]},
+            {"type": "draw", "player": 1, "value": 1},
+        )
+
+    view = GAME.to_json(game())
+    assert [(s["score"], s["cards"]) for s in view["sides"]] == [(3, 2), (3, 2)]
+    assert view["winners"] == [0, 1] and view["sides"][1]["final_draw"] == 1
+    view = GAME.to_json(game(final_draw_counts_as_card=True))
+    assert [(s["score"], s["cards"]) for s in view["sides"]] == [(3, 2), (3, 3)]
+    assert view["winners"] == [1]
+
+
+def test_a_table_stored_before_the_literal_defaults_replays_as_it_was_played(make_table, ten_point_play):
+    # The service stores every option with its value; a table from before the three options carries
+    # the old default free_link_spends_double_rotate: true and none of the three.
+    stored = {key: value for key, value in GAME.default_options().items()
+              if key not in ("free_link_takes_all", "final_draw_counts_as_card", "current_player_may_block")}
+    stored.update(free_link_spends_double_rotate=True, color_blocking=True, double_rotation=True)
+    state = make_table(ten_point_play, **stored)
+    assert state.options.current_player_may_block and state.options.final_draw_counts_as_card
+    assert state.options.free_link_takes_all and state.options.free_link_spends_double_rotate
+    GAME.apply(state, {"type": "block", "player": 0, "card": "a1"})  # Ann blocks before her own turn, as then
+    # A table made now stores the three, so it keeps what it was made with.
+    assert not make_table(ten_point_play, **GAME.default_options()).options.current_player_may_block

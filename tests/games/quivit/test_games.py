@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.quivit.cards import POINT_CARDS
-from companion.games.quivit.engine import GAME
+from companion.games.quivit.game import GAME
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
 
@@ -24,6 +24,9 @@ rules = st.fixed_dictionaries(
         "drain_short_grid": st.sampled_from(["end", "play-on"]),
         "double_rotation": st.booleans(),
         "free_link_spends_double_rotate": st.booleans(),
+        "free_link_takes_all": st.booleans(),
+        "final_draw_counts_as_card": st.booleans(),
+        "current_player_may_block": st.booleans(),
         "hints": st.booleans(),
     }
 )
@@ -50,8 +53,13 @@ def check(state, events):
     won = sum(v for turn in state.history for v in turn["values"])
     assert won == sum(s.score for s in state.sides) + sum(sum(s.pending) for s in state.sides) + state.uncounted_points
     for side, shown in zip(state.sides, view["sides"]):
-        assert shown["score"] == sum(side.scored) and shown["cards"] == len(side.scored)
+        assert shown["score"] == sum(side.scored) + (side.final_draw or 0)
+        drawn_card = side.final_draw is not None and o.final_draw_counts_as_card
+        assert shown["cards"] == len(side.scored) + drawn_card == sum(shown["values"].values())
         assert not (side.holds_block and not o.color_blocking)
+    # Only the other sides may Color Block before a turn, unless the option lets the current one.
+    blockers = {state.side_of(a["player"]) for a in GAME.actions(state) if a["type"] == "block"}
+    assert o.current_player_may_block or state.current_side not in blockers
     # The timer runs exactly while a Timed turn is open.
     running = o.timed and state.phase in ("color-die", "turn")
     assert (GAME.timer_request(state) is not None) == running
@@ -65,7 +73,8 @@ def check(state, events):
     else:
         assert state.phase in ("color-blocking", "color-die", "turn", "final-draw")
     if view["hints"] is not None:
-        assert all(h["points"] <= view["hints"][0]["points"] for h in view["hints"])
+        assert all(h["value"] <= view["hints"][0]["value"] for h in view["hints"])
+        assert all(h["value"] == h["points"] or h["spends_double_rotate"] for h in view["hints"])
     return view, actions
 
 

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.games.base import OptionError
-from companion.games.quivit.engine import GAME
+from companion.games.quivit.game import GAME
 from companion.games.quivit.options import parse_team_names, parse_teams, teams_str
 from companion.tables import scores_of, winners_of
 

@@ -78,7 +78,7 @@ def test_eleven_point_play_through_the_engine(make_table, game, die, points, ele
     view = game.to_json(after)
     assert view["sides"][0]["score"] == points
     assert view["last_turn"]["action"] == "free-link"
-    assert view["sides"][0]["holds_double_rotate"] is False
+    assert view["sides"][0]["holds_double_rotate"] is True  # "if the current player holds" it: not spent
     # The six taken places were refilled from the draw deck.
     assert len(view["last_turn"]["refilled"]) == len(view["last_turn"]["cards"])
 
@@ -102,5 +102,11 @@ def test_claiming_needs_a_double_rotate_card_and_a_free_link(make_table, game, e
         game.apply(state, {"type": "claim-free-link", "player": 0, "card": "e5"})
     claim = [a for a in game.actions(state) if a["type"] == "claim-free-link"]
     assert claim == [
-        {"type": "claim-free-link", "player": 0, "cards": ["b2", "c2", "d2", "b3", "c3", "d3"]}
+        {
+            "type": "claim-free-link",
+            "player": 0,
+            "cards": ["b2", "c2", "d2", "b3", "c3", "d3"],
+            "links": {"b2": ["G"], "c2": ["G", "Y"], "d2": ["Y"], "b3": ["G"], "c3": ["G", "Y"], "d3": ["Y"]},
+            "may_choose": True,
+        }
     ]

@@ -9,7 +9,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from companion.games.scrabble_junior.engine import GAME, State
+from companion.games.scrabble_junior.engine import State
+from companion.games.scrabble_junior.game import GAME
 from companion.games.scrabble_junior.layout import builtin_layout
 from companion.games.scrabble_junior.rules import completed_words
 

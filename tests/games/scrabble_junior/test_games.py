@@ -7,7 +7,7 @@ import random
 import pytest
 
 from companion.games import get_game
-from companion.games.scrabble_junior.engine import GAME
+from companion.games.scrabble_junior.game import GAME
 from companion.games.scrabble_junior.rules import can_play_two, playable_cells
 
 CUSTOM_LAYOUT = """\

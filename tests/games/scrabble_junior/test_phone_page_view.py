@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from companion.games.scrabble_junior.engine import GAME
+from companion.games.scrabble_junior.game import GAME
 from companion.tables import scores_of, winners_of
 
 

@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import RuleError
-from companion.games.scrabble_junior.engine import GAME, RACK_SIZE
+from companion.games.scrabble_junior.engine import RACK_SIZE
+from companion.games.scrabble_junior.game import GAME
 
 games = st.tuples(
     st.integers(0, 2**32),  # option seed

@@ -12,6 +12,7 @@ from companion.games.scrabble_junior.rules import (
     check_cover,
     coverable_cells,
     is_coverable,
+    legal_turns,
     next_open_letter,
     playable_cells,
     two_tile_plays,
@@ -144,6 +145,16 @@ def test_can_play_two_needs_a_second_tile_after_the_first(board):
     # Two copies of a letter: E is no first letter, but two S's are (SUN, SHEEP).
     assert can_play_two(board, frozenset(), "SS")
     assert not can_play_two(board, frozenset(), "S")
+
+
+def test_legal_turns_are_pairs_when_two_tiles_can_be_played_else_single_tiles(board):
+    covered = cells(board, "Dj", "Dk", "Am", "Bm", "Cm", "Dm")
+    # The A fits Dl, Fj, Kn, Mj and Ni, but only on Mj and Ni can a second tile follow (Nj).
+    assert [tuple(board.name_of(c) for c in t) for t in legal_turns(board, covered, "AHILNPU")] == [
+        ("Mj", "Nj"), ("Ni", "Nj")]
+    # No pair: each tile that fits is a turn of its own.
+    assert sorted(board.name_of(c) for (c,) in legal_turns(board, covered, "A")) == ["Dl", "Fj", "Kn", "Mj", "Ni"]
+    assert legal_turns(board, frozenset(), "XV") == []  # no word starts with X or V
 
 
 def test_a_word_whose_first_square_is_shared_starts_through_either_word():

@@ -7,7 +7,8 @@ from collections import Counter
 import pytest
 
 from companion.games.base import OptionError, RuleError
-from companion.games.scrabble_junior.engine import GAME, IllegalCoverError, TurnError, legal_cells, must
+from companion.games.scrabble_junior.engine import IllegalCoverError, TurnError, legal_cells, must
+from companion.games.scrabble_junior.game import GAME
 from companion.games.scrabble_junior.layout import LayoutError
 
 

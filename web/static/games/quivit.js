@@ -271,9 +271,14 @@
     return by;
   }
 
+  // A hint's key: its card and rotation, and for a free-link claim the free links it scores.
+  function hintKey(h) {
+    return h.direction === 'free-link' ? `${h.card}:free-link:${h.links.join('')}` : `${h.card}:${h.direction}`;
+  }
+
   function hintIndex(s) {
     const index = new Map();
-    for (const h of s.hints || []) index.set(`${h.card}:${h.direction}`, h);
+    for (const h of s.hints || []) index.set(hintKey(h), h);
     return index;
   }
 
@@ -365,12 +370,23 @@
             { type: 'rotate', player: a.player, card: cell, direction: d }, d === 'double' ? 'qv-double' : 'primary', `rotate-${d}`));
         }
       } else if (a.type === 'claim-free-link') {
-        const h = hints.get(`${cell}:free-link`);
-        const label = [ui.el('span', { text: 'Claim the free link' })];
-        if (h) label.push(ui.el('span', { class: 'qv-points', text: points(h.points) }));
-        row.append(actButton(ui, ui.el('span', { class: 'qv-button-text' }, label),
-          `Claim the free link with ${cell} (Double Rotate card)` + (h ? `: ${points(h.points)}` : ''),
-          { type: 'claim-free-link', player: a.player, card: cell }, 'qv-double', 'claim'));
+        // "The player may score all Free Links that the selected card is involved with": a card in
+        // two free links offers both, or either alone (unless the table takes them all).
+        const links = a.links[cell];
+        const choices = a.may_choose && links.length > 1 ? [links, ...links.map((c) => [c])] : [links];
+        for (const chosen of choices) {
+          const all = chosen.length === links.length;
+          const h = hints.get(`${cell}:free-link:${chosen.join('')}`);
+          let text = 'Claim the free link';
+          if (links.length > 1) text = all ? `Claim all ${links.length} free links` : `Claim the ${COLOR[chosen[0]]} free link only`;
+          const label = [ui.el('span', { text })];
+          if (h) label.push(ui.el('span', { class: 'qv-points', text: points(h.points) }));
+          const event = { type: 'claim-free-link', player: a.player, card: cell };
+          if (!all) event.colors = chosen;
+          row.append(actButton(ui, ui.el('span', { class: 'qv-button-text' }, label),
+            `${text} with ${cell} (Double Rotate card)` + (h ? `: ${points(h.points)}` : ''),
+            event, 'qv-double', all ? 'claim' : `claim-${chosen.join('')}`));
+        }
       } else if (a.type === 'block') {
         const side = sideName(s, s.players[a.player].side);
         row.append(actButton(ui, `Block ${cell} (${side})`, `${side}: block ${cell} with the Color Block`,
@@ -385,9 +401,14 @@
   // -- the best-rotation hint ----------------------------------------------------------------
 
   function hintText(h) {
-    const play = h.direction === 'free-link' ? `${h.card}, free link` : `${h.card} ${DIRECTION_WORDS[h.direction]}`;
+    const play = h.direction === 'free-link'
+      ? `${h.card}, ${h.links.map((c) => COLOR[c]).join(' and ')} free link${h.links.length > 1 ? 's' : ''}`
+      : `${h.card} ${DIRECTION_WORDS[h.direction]}`;
     const taken = h.count ? `${cards(h.count)}: ${h.cards.join(' ')}` : 'no links';
-    return `${play}: ${points(h.points)} (${taken})`;
+    // Ranked by value: spending the Double Rotate card gives up its end-of-game draw.
+    const spends = h.spends_double_rotate
+      ? `; uses the Double Rotate card, worth about ${(h.points - h.value).toFixed(1)} kept to the end` : '';
+    return `${play}: ${points(h.points)} (${taken})${spends}`;
   }
 
   function renderHints(ui, table, tappable) {
@@ -400,7 +421,7 @@
       ? `Every card and rotation ${s.current.name} may play now, best first${s.die ? ` (only ${COLOR[s.die]} links score)` : ''}. Tap one to see it on the grid.`
       : 'The hint shows once the turn starts (after Color Blocks and the die).';
     const item = (h, i) => {
-      const key = `${h.card}:${h.direction}`;
+      const key = hintKey(h);
       const shown = local.showing === key;
       return ui.el('li', {}, [ui.el('button', {
         type: 'button', class: 'qv-hint' + (shown ? ' qv-hint-shown' : ''), 'aria-pressed': shown ? 'true' : 'false',
