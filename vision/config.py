@@ -102,6 +102,10 @@ class LatticeConfig:
     max_outside_unseen: float = 0.97
     min_outside_cut: float = 0.05  # a cell this much outside the photo, tile-black where it shows: cut off
     min_cut_dark: float = 0.35  # tile-black share of the part that shows (a design's paint takes some)
+    # and that part as dark as the tiles' own faces: a printed board's dark squares, the
+    # side of a tile seen at an angle, are lighter (faces measured 0.73-1.43 times the
+    # tiles' level on the evaluation sets' cut-off photos; boards' false cuts 1.9-2.4)
+    cut_level_ratio: float = 1.5
     min_missing_dark: float = 0.55  # tile-black share of a cell for "a tile may be missing here"
     min_missing_band: float = 0.6  # or of its band, where a design was seen but not taken
     max_tilt: float = 62.0  # degrees from straight down: a steeper photo is refused
@@ -114,6 +118,11 @@ class LatticeConfig:
     max_unplaced_share: float = 0.4
     max_unplaced: int = 4
     unplaced_offset: float = 0.45  # cells from the node of a cell read: further, it is not that tile
+    # One clear tile left off is enough: a design as large as the tiles' read (a printed
+    # letter's bowl or a small printed square is far smaller), four-fold symmetric.
+    clear_unplaced_area: tuple[float, float] = (0.5, 2.2)  # of the median design read
+    clear_unplaced_asymmetry: float = 0.2
+    clear_unplaced_face: float = 0.9
 
 
 @dataclass(frozen=True)

@@ -601,8 +601,10 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
             if ev.outside[i, j] > cfg.min_outside_cut:
                 # Partly outside the photo: tile-black in the part that shows, or too little shows
                 # to tell, beside a tile.
-                if (ev.dark_inside[i, j] >= cfg.min_missing_dark and black[i, j] and _touches(key, tiles, diagonal=True)) \
-                        or (ev.dark_inside[i, j] >= cfg.min_cut_dark and ev.level[i, j] <= strict_black
+                cut_black = ev.level[i, j] <= cfg.cut_level_ratio * ev.face_level
+                if (ev.dark_inside[i, j] >= cfg.min_missing_dark and black[i, j] and cut_black
+                        and _touches(key, tiles, diagonal=True)) \
+                        or (ev.dark_inside[i, j] >= cfg.min_cut_dark and ev.level[i, j] <= strict_black and cut_black
                             and _touches(key, tiles)) \
                         or (ev.outside[i, j] > cfg.max_outside_unseen and _touches(key, tiles)):
                     cut_off.append(key)

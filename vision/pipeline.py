@@ -99,23 +99,46 @@ def _locate(image, config: VisionConfig):
         plane = estimate_plane(candidates, config.plane)
     grid = fit_in_plane(image, plane, scale, find_cfg, config.lattice, candidates)
     check_view(grid, 1.0, config.lattice)
-    seen = candidates.centres[candidates.trusted] / scale
+    trusted = candidates.trusted
+    seen = Seen(candidates.centres[trusted] / scale, candidates.areas[trusted], candidates.face[trusted],
+                candidates.asymmetry[trusted])
     return grid.lattice, grid.tiles, grid.missing, seen
 
 
-def unplaced(lattice: Lattice, seen, cells, config) -> int:
-    """How many of the tiles `seen` (image x, y of clean designs found) sit on none of `cells`
-    (the lattice cells read as tiles or asked about)."""
+@dataclass
+class Seen:
+    """The clean designs of the first search (trusted candidates), in image pixels."""
+
+    centres: Any  # N x 2 (x, y)
+    areas: Any  # N, in work-image pixels (compared with each other only)
+    face: Any  # N
+    asymmetry: Any  # N
+
+
+def unplaced(lattice: Lattice, seen, cells, config) -> tuple[int, int]:
+    """(how many of the tiles `seen` sit on none of `cells`, the lattice cells read as tiles or
+    asked about; how many of those are clear tiles: a design the size of those placed, four-fold
+    symmetric, on a black face)."""
     import numpy as np
 
-    if not len(seen):
-        return 0
-    at = lattice.to_lattice(seen)
+    if not len(seen.centres):
+        return 0, 0
+    at = lattice.to_lattice(seen.centres)
     nodes = np.rint(at)
     off = np.linalg.norm(at - nodes, axis=1)
     have = set(cells)
-    return int(sum(1 for (col, row), d in zip(nodes, off)
-                   if (int(row), int(col)) not in have or d > config.unplaced_offset))
+    left = np.array([(int(row), int(col)) not in have or d > config.unplaced_offset
+                     for (col, row), d in zip(nodes, off)])
+    if not left.any():
+        return 0, 0
+    placed = seen.areas[~left]
+    if not len(placed):
+        return int(left.sum()), 0
+    ratio = seen.areas / float(np.median(placed))
+    low, high = config.clear_unplaced_area
+    clear = left & (ratio >= low) & (ratio <= high) & (seen.asymmetry <= config.clear_unplaced_asymmetry) \
+        & (seen.face >= config.clear_unplaced_face)
+    return int(left.sum()), int(clear.sum())
 
 
 def read_tile(image, lattice: Lattice, cell, offset, config: VisionConfig):
@@ -194,8 +217,8 @@ def read_image(
         samples.append(colour_sample(patch, design.mask, cfg.colour))
     if not cells:
         raise NoTilesError("no tiles found in the photo")
-    left_out = unplaced(lattice, seen, cells + missing, cfg.lattice)
-    if left_out > cfg.lattice.max_unplaced or (
+    left_out, clear = unplaced(lattice, seen, cells + missing, cfg.lattice)
+    if clear or left_out > cfg.lattice.max_unplaced or (
             left_out >= cfg.lattice.min_unplaced and left_out >= cfg.lattice.max_unplaced_share * len(cells)):
         raise RetakePhotoError(
             f"{left_out} of the tiles in the photo could not be placed on the grid: make sure nothing covers "

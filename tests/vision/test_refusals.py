@@ -86,11 +86,16 @@ def test_tiles_seen_but_left_off_the_grid_are_not_dropped_without_a_word():
 def test_unplaced_counts_the_tiles_seen_on_no_cell_read():
     from vision.config import LatticeConfig
     from vision.lattice import Lattice
-    from vision.pipeline import unplaced
+    from vision.pipeline import Seen, unplaced
 
     lattice = Lattice(np.diag([50.0, 50.0, 1.0]), 50.0, 0.0, [(0, 0), (0, 1)])  # cell (r, c) at x = 50c, y = 50r
-    seen = np.array([[0.0, 0.0], [52.0, 3.0], [100.0, 0.0], [25.0, 25.0]])
-    # (0, 0) and (0, 1) are read; (0, 2) is not; the last sits between four cells.
-    assert unplaced(lattice, seen, [(0, 0), (0, 1)], LatticeConfig()) == 2
-    assert unplaced(lattice, seen[:2], [(0, 0), (0, 1)], LatticeConfig()) == 0
-    assert unplaced(lattice, seen[:0], [], LatticeConfig()) == 0
+    centres = np.array([[0.0, 0.0], [52.0, 3.0], [100.0, 0.0], [25.0, 25.0], [150.0, 0.0]])
+    seen = Seen(centres, np.array([100.0, 120.0, 110.0, 100.0, 20.0]), np.ones(5), np.array([0.05, 0.05, 0.05, 0.05, 0.05]))
+    # (0, 0) and (0, 1) are read. Left out: (0, 2), a clear tile; the point between four
+    # cells, a clear tile too; (0, 3), a hole a fifth of the designs' size (print).
+    assert unplaced(lattice, seen, [(0, 0), (0, 1)], LatticeConfig()) == (3, 2)
+    lopsided = Seen(centres, seen.areas, seen.face, np.full(5, 0.5))
+    assert unplaced(lattice, lopsided, [(0, 0), (0, 1)], LatticeConfig()) == (3, 0)
+    assert unplaced(lattice, seen, [(0, 0), (0, 1), (0, 2), (1, 1), (0, 3)], LatticeConfig())[0] == 1
+    nothing = Seen(centres[:0], seen.areas[:0], seen.face[:0], seen.asymmetry[:0])
+    assert unplaced(lattice, nothing, [], LatticeConfig()) == (0, 0)
