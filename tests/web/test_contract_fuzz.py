@@ -103,6 +103,7 @@ def run_schemathesis(served, tmp_path: Path, max_examples: int) -> dict:
     return summary
 
 
+@pytest.mark.long  # about a minute: the quick suite stays under 10 minutes; .ci/run runs the long pass too
 def test_schemathesis_finds_no_server_error_and_no_conformance_failure(served, tmp_path):
     run_schemathesis(served, tmp_path, max_examples=20)
 

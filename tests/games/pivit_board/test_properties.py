@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -88,6 +89,7 @@ def test_records_replay_to_the_same_game(setup, picks):
     assert record.board().position == board.position
 
 
+@pytest.mark.long  # about 20 s of whole games: in the long pass, which .ci/run also runs
 @given(setups, choices)
 def test_replaying_the_event_log_is_deterministic_and_pure(setup, picks):
     size, players = setup
