@@ -26,14 +26,6 @@ from companion.games.pivit_board import STARTING_SQUARES, computer, starting_pos
 from companion.games.pivit_board.engine import DEFAULT_QUIET_LIMIT  # noqa: E402
 
 
-def longest_quiet_stretch(board) -> int:
-    longest = quiet = 0
-    for ply in board.history:
-        quiet = 0 if ply.captured is not None or ply.promoted else quiet + 1
-        longest = max(longest, quiet)
-    return longest
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200)
@@ -53,7 +45,7 @@ def main() -> None:
             outcome = board.outcome()
             ends[outcome.reason if outcome else f"still going after {args.max_turns} turns"] += 1
             lengths.append(len(board.history))
-            quiet.append(longest_quiet_stretch(board))
+            quiet.append(computer.longest_quiet_stretch(board))
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         total_wall += wall
         total_cpu += cpu

@@ -55,23 +55,11 @@ def _attacked(position: Position, square: Square, owner: int) -> bool:
     square (no jumps), and only if its arrows point along that line and the
     distance suits it (odd for a minion).
     """
-    size, squares = position.size, position.squares
-    for df, dr in ((0, 1), (0, -1), (1, 0), (-1, 0)):
-        file, rank = square
-        distance = 0
-        while True:
-            file += df
-            rank += dr
-            distance += 1
-            if not (0 <= file < size and 0 <= rank < size):
-                break
-            piece = squares[rank * size + file]
-            if piece is None:
-                continue
-            along = Axis.VERTICAL if df == 0 else Axis.HORIZONTAL
-            if piece.owner != owner and piece.axis is along and (piece.master or distance % 2 == 1):
-                return True
-            break
+    for axis in (Axis.VERTICAL, Axis.HORIZONTAL):
+        for step in axis.steps:
+            for distance, _, piece in rules.slide(position, square, step):
+                if piece is not None and piece.owner != owner and piece.axis is axis and (piece.master or distance % 2 == 1):
+                    return True
     return False
 
 
@@ -180,3 +168,12 @@ def self_play(position: Position, seed: int | str = 0, *, max_turns: int = 2000)
     while not board.is_game_over() and len(board.history) < max_turns:
         board.push(choose_move(board.position, seed, board.positions))
     return board
+
+
+def longest_quiet_stretch(board: Board) -> int:
+    """The most turns in a row of `board`'s game without a capture or promotion."""
+    longest = quiet = 0
+    for ply in board.history:
+        quiet = 0 if ply.captured is not None or ply.promoted else quiet + 1
+        longest = max(longest, quiet)
+    return longest

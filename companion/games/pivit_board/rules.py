@@ -58,6 +58,24 @@ def _name(player: int, names: Sequence[str] | None) -> str:
     return names[player] if names else f"player {player + 1}"
 
 
+def slide(position: Position, square: Square, step: tuple[int, int]):
+    """(distance, square, piece or None) of each square from `square` along `step`, nearest
+    first, up to and including the first piece met (no jumps) or the board's edge."""
+    size, squares = position.size, position.squares
+    (file, rank), (df, dr) = square, step
+    distance = 0
+    while True:
+        file += df
+        rank += dr
+        distance += 1
+        if not (0 <= file < size and 0 <= rank < size):
+            return
+        other = squares[rank * size + file]
+        yield distance, (file, rank), other
+        if other is not None:
+            return
+
+
 def targets(position: Position, square: Square) -> list[Square]:
     """The squares the piece on `square` may move to, as if it were its owner's turn.
 
@@ -67,26 +85,12 @@ def targets(position: Position, square: Square) -> list[Square]:
     piece = position.piece_at(square)
     if piece is None:
         return []
-    size, squares = position.size, position.squares
     found = []
-    for df, dr in piece.axis.steps:
-        file, rank = square
-        distance = 0
-        while True:
-            file += df
-            rank += dr
-            distance += 1
-            if not (0 <= file < size and 0 <= rank < size):
-                break
-            other = squares[rank * size + file]
-            allowed = piece.master or distance % 2 == 1
-            if other is None:
-                if allowed:
-                    found.append((file, rank))
-                continue
-            if other.owner != piece.owner and allowed:
-                found.append((file, rank))
-            break  # no jumps: the first piece met ends the slide
+    for step in piece.axis.steps:
+        for distance, to, other in slide(position, square, step):
+            # A minion lands at odd distances only; the first piece met ends the slide.
+            if (piece.master or distance % 2 == 1) and (other is None or other.owner != piece.owner):
+                found.append(to)
     return found
 
 

@@ -21,22 +21,13 @@ MAX_TURNS = 1000  # only a safety net: the longest of the 800 games is under 200
 RULEBOOK_ENDS = (rules.NO_MINIONS, rules.ONE_PLAYER, rules.NO_MOVES)
 
 
-def longest_quiet_stretch(board) -> int:
-    """The most turns in a row without a capture or promotion."""
-    longest = quiet = 0
-    for ply in board.history:
-        quiet = 0 if ply.captured is not None or ply.promoted else quiet + 1
-        longest = max(longest, quiet)
-    return longest
-
-
 def check_self_play(size: int, players: int, seeds) -> None:
     for seed in seeds:
         board = computer.self_play(starting_position(size, players), seed, max_turns=MAX_TURNS)
         where = f"{size}x{size}, {players} players, seed {seed}: "
         assert board.is_game_over(), where + f"still going after {MAX_TURNS} turns: {board.position_str()}"
         assert board.outcome().reason in RULEBOOK_ENDS, where + board.outcome().reason
-        assert longest_quiet_stretch(board) < DEFAULT_QUIET_LIMIT, where + "the quiet-turn limit would have ended it"
+        assert computer.longest_quiet_stretch(board) < DEFAULT_QUIET_LIMIT, where + "the quiet-turn limit would have ended it"
 
 
 @pytest.mark.parametrize(("size", "players"), SETUPS)
