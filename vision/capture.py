@@ -218,12 +218,18 @@ def _is_grey(np, image) -> bool:
     return float(np.percentile(spread, 99)) <= 2.0
 
 
+def read_photo_bytes(path: str, config: DecodeConfig | None = None) -> bytes:
+    """A photo file's bytes, at most one more than `max_bytes` (enough for decode_image_bytes to
+    refuse it as too large without reading it all). Raises OSError for an unreadable file."""
+    cfg = config or DecodeConfig()
+    with open(path, "rb") as f:
+        return f.read(cfg.max_bytes + 1)
+
+
 def read_image_file(path: str, config: DecodeConfig | None = None) -> Decoded:
     """Decode a photo file. Raises OSError for an unreadable file and what decode_image_bytes raises."""
     cfg = config or DecodeConfig()
-    with open(path, "rb") as f:
-        data = f.read(cfg.max_bytes + 1)
-    return decode_image_bytes(data, cfg)
+    return decode_image_bytes(read_photo_bytes(path, cfg), cfg)
 
 
 class PiCamera:

@@ -28,9 +28,11 @@ class DecodeConfig:
     max_pixels_full: int = 25_000_000  # other formats decode at full size first
     min_side: int = 64  # a smaller picture cannot show a grid of tiles
     target_long_side: int = 2000  # JPEGs are decoded at 1/2, 1/4 or 1/8 down to about this
-    # The grid reader decodes smaller first (a 12-megapixel JPEG at 1/4: its Huffman
-    # decoding is most of the cost either way, but everything after is four times less),
-    # and twice as large again while its tiles come out smaller than `min_tile_px`.
+    # The grid reader decodes smaller first (a 12-megapixel JPEG at 1/4; its Huffman
+    # decoding is most of a decode's cost at any size, and the read's later stages cost
+    # per tile more than per pixel: about 4% of the read's CPU saved against 1/2, see
+    # docs/vision.md), and twice as large again while its tiles come out smaller than
+    # `min_tile_px`.
     grid_long_side: int = 1000
     min_tile_px: float = 28.0
 

@@ -292,10 +292,10 @@ def read_image_bytes(data: bytes, tileset: str = "classic", calibration: Calibra
 
 def read_image_file(path: str, tileset: str = "classic", calibration: Calibration | None = None, config: VisionConfig | None = None) -> ReadResult:
     """Read the grid in a photo file. Raises OSError for an unreadable file, and as read_image_bytes."""
+    from vision.capture import read_photo_bytes
+
     cfg = config or VisionConfig()
-    with open(path, "rb") as f:
-        data = f.read(cfg.decode.max_bytes + 1)
-    return read_image_bytes(data, tileset, calibration, cfg)
+    return read_image_bytes(read_photo_bytes(path, cfg.decode), tileset, calibration, cfg)
 
 
 __all__ = ["ReadResult", "VisionError", "read_image", "read_image_bytes", "read_image_file"]
