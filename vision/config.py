@@ -109,7 +109,16 @@ class LatticeConfig:
     # tiles' level on the evaluation sets' cut-off photos; boards' false cuts 1.9-2.4)
     cut_level_ratio: float = 1.5
     min_missing_dark: float = 0.55  # tile-black share of a cell for "a tile may be missing here"
+    # Any cell asked about is at most this times as light as the tiles' faces: a printed board's
+    # dark squares beside the tiles measured 1.5-2.0, tiles whose design was not seen up to 1.6,
+    # on the evaluation sets (seeds 0-23); the squares from 1.8 up are no longer asked about.
+    missing_level_ratio: float = 1.75
     min_missing_band: float = 0.6  # or of its band, where a design was seen but not taken
+    # Or a design seen on a cell not read, on a face as dark as the tiles' (at most
+    # missing_face_level_ratio times their level): a lone tile off the grid, turned or
+    # leaning so that its cell's measures fail, a tile whose design glare has broken open.
+    min_lone_face: float = 0.5  # its corners or side middles
+    min_lone_dark: float = 0.4  # and its tile-black share
     max_tilt: float = 62.0  # degrees from straight down: a steeper photo is refused
     min_near_far: float = 0.3  # the smallest cell over the largest: less is refused as too oblique
     min_cell_photo_px: float = 12.0  # photo pixels: smaller cells are refused (move closer)
@@ -136,13 +145,16 @@ class DesignConfig:
     core: float = 0.76  # face and paint are told apart from this middle part of the tile
     min_contrast: float = 20.0  # a design is this much brighter than its tile's face (0-255)
     min_ratio: float = 1.5  # and this many times as bright
-    # Blur (design.blur_of, a fraction of the tile): past max_blur a photo is refused as blurred (its
-    # median tile), and a tile past max_tile_blur is not sure; both only when the blur is also more
-    # than min_blur_px pixels of the photo: a tile 20 pixels wide is as soft as that by its pixels
-    # alone and still read right. Measured with bench/vision_transforms.py on the development
-    # photos (tiles about 75 px): a Gaussian blur of 3 px (0.042) is read with a few asks and none
-    # wrong, 4 px (0.051) misreads 3 tiles with confidence, 6 px (0.069) 71.
+    # Blur (design.blur_of, a fraction of the tile): past max_blur a photo is refused as blurred
+    # (measured on the tile `sharp_percentile` percent of the way up from its sharpest: a far
+    # side out of focus leaves the near tiles sharp); a tile past max_tile_blur is not sure, and
+    # past max_blur when the median tile is (a photo partly out of focus). All only when the blur
+    # is also more than min_blur_px pixels of the photo: a tile 20 pixels wide is as soft as that
+    # by its pixels alone and still read right. Measured with bench/vision_transforms.py on the
+    # development photos (tiles about 75 px): a Gaussian blur of 3 px (0.042) is read with a few
+    # asks and none wrong, 4 px (0.051) misreads 3 tiles with confidence, 6 px (0.069) 71.
     max_blur: float = 0.046
+    sharp_percentile: float = 25.0
     min_blur_px: float = 2.0
     max_tile_blur: float = 0.06  # one tile (of a photo sharp enough): its measure is noisier than a photo's
 

@@ -609,7 +609,7 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
                         or (ev.outside[i, j] > cfg.max_outside_unseen and _touches(key, tiles)):
                     cut_off.append(key)
                     continue
-            if ev.outside[i, j] > cfg.max_outside:
+            if ev.outside[i, j] > cfg.max_outside or ev.level[i, j] > cfg.missing_level_ratio * ev.face_level:
                 continue
             # A tile's face rings it on every side (a printed square or a shadow lies beside the
             # tiles, a dark band on one or two sides of the cell).
@@ -628,6 +628,14 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
             elif ev.dark[i, j] >= cfg.min_missing_black and ev.level[i, j] <= cfg.missing_black_level_ratio * ev.face_level \
                     and ev.band_second[i, j] >= cfg.min_missing_black_sides and _touches(key, tiles):
                 missing.append(key)
+    # A design on a tile's black face that no rule above took: a tile the player should be asked about.
+    asked = set(missing) | set(cut_off)
+    for key in ev.design:
+        i, j = key[0] - rect.top, key[1] - rect.left
+        if key not in tiles and key not in asked and ev.outside[i, j] <= cfg.max_outside \
+                and ev.face[i, j] >= cfg.min_lone_face and ev.dark[i, j] >= cfg.min_lone_dark \
+                and ev.level[i, j] <= strict_black:
+            missing.append(key)
     return [tiles[c] for c in sorted(tiles)], sorted(missing), sorted(cut_off)
 
 

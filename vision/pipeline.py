@@ -18,8 +18,8 @@ from typing import Any, Iterable
 
 from vision.assemble import TileReading, assemble_grid, grid_text, tile_code
 from vision.colour import Calibration, ColourSample, classify_colours, colour_sample
-from vision.config import VisionConfig
-from vision.design import blur_of, classify_design
+from vision.config import DesignConfig, VisionConfig
+from vision.design import blur_of, classify_design, percentiles
 from vision.errors import ClassifyError, NoTilesError, RetakePhotoError, VisionError
 from vision.find import find_tiles, work_image
 from vision.lattice import Lattice, cell_patch
@@ -168,6 +168,25 @@ def read_tile(image, lattice: Lattice, cell, offset, config: VisionConfig):
     return patch, design, offset
 
 
+def blur_limit(blurs: list[float], tile_px: float, config: DesignConfig) -> float:
+    """The blur past which a tile of the photo is not sure, from its tiles' `blurs`; raises
+    RetakePhotoError ("blurred") for a photo too blurred to read.
+
+    The photo is blurred when its sharper tiles are (`sharp_percentile`): a
+    steep photo's far side out of focus leaves the near tiles sharp, and the
+    lattice fitted on them. In such a photo, partly blurred (its median tile
+    past `max_blur`), every tile past `max_blur` is asked about; else those
+    past `max_tile_blur`.
+    """
+    if not blurs:
+        return config.max_tile_blur
+    sharp = percentiles(blurs, [config.sharp_percentile])[0]
+    if sharp > config.max_blur and sharp * tile_px > config.min_blur_px:
+        raise RetakePhotoError(
+            "the photo is blurred: hold the phone still, let it focus on the tiles, and take it again", "blurred")
+    return config.max_blur if statistics.median(blurs) > config.max_blur else config.max_tile_blur
+
+
 def tile_confidence(design, colour) -> float:
     """A tile's confidence from its design and colour readings: the lesser of the two, but a wild's is
     its colour's alone (a wild is "**" whatever shape its paint takes)."""
@@ -197,7 +216,7 @@ def read_image(
     colours = get_tileset(tileset).colours
     lattice, found, missing, seen = _locate(image, cfg)
     tile_px = lattice.pitch * lattice.tile
-    cells, designs, samples, offsets, doubts, blurs = [], [], [], [], [], []
+    cells, designs, samples, offsets, doubts, blurs, tile_blurs = [], [], [], [], [], [], []
     for tile in found:
         try:
             patch, design, offset = read_tile(image, lattice, tile.cell, tile.offset, cfg)
@@ -211,7 +230,8 @@ def read_image(
             blurs.append(blur)
             blur = blur if blur * tile_px > cfg.design.min_blur_px else None  # a small tile's own softness
         cells.append(tile.cell)
-        doubts.append(tile.doubt or (blur is not None and blur > cfg.design.max_tile_blur))
+        tile_blurs.append(blur)
+        doubts.append(tile.doubt)
         offsets.append(offset)
         designs.append(design)
         samples.append(colour_sample(patch, design.mask, cfg.colour))
@@ -223,10 +243,8 @@ def read_image(
         raise RetakePhotoError(
             f"{left_out} of the tiles in the photo could not be placed on the grid: make sure nothing covers "
             "them and take the photo again from above the whole grid", "unplaced")
-    blur = statistics.median(blurs) if blurs else 0.0
-    if blur > cfg.design.max_blur and blur * tile_px > cfg.design.min_blur_px:
-        raise RetakePhotoError(
-            "the photo is blurred: hold the phone still, let it focus on the tiles, and take it again", "blurred")
+    limit = blur_limit(blurs, tile_px, cfg.design)
+    doubts = [d or (b is not None and b > limit) for d, b in zip(doubts, tile_blurs)]
     # Where each tile lies across the photo (-1 to 1): the light's colour may change across it.
     middles = lattice.to_image([(c[1] + o[0], c[0] + o[1]) for c, o in zip(cells, offsets)])
     height, width = image.shape[:2]
