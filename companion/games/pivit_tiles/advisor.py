@@ -56,12 +56,17 @@ from companion.games.pivit_tiles.tiles import (
 
 # Trades the advisor looks ahead: the rulebook's two trade tokens.
 MAX_TRADES = 2
-# Seconds the solver may spend on the hand itself, and on each hand after a
-# trade, before it counts as "unknown". The second is short: hands the solver
-# cannot decide in it are nearly always ones it cannot decide at all (20 s do
-# not help), or proofs of impossibility, which change no probability.
+# Seconds the solver may spend on the hand itself before it counts as
+# "unknown", and on each hand after a trade, by variation (young?). With the
+# standard rules the solver decides every hand after a trade of the bench's
+# hands in well under a second, even on a busy machine, so the limit there
+# is only a guard against a pathological hand: the advice is exact. In the
+# younger-players variation the solver cannot decide some of those hands in
+# any time worth waiting (3 s do not help), so they stay "unknown".
 DEFAULT_TIMEOUT = 2.0
-DEFAULT_TRADE_TIMEOUT = 0.5
+TRADE_TIMEOUTS = {False: 10.0, True: 0.5}
+# The default of advise's trade_timeout: the variation's entry of TRADE_TIMEOUTS.
+DEFAULT_TRADE_TIMEOUT = "by variation"
 # Samples per candidate tile for an estimated p_two (spread over the first draws).
 DEFAULT_SAMPLES = 64
 # Largest number of second-trade hands enumerated for an exact p_two.
@@ -158,7 +163,7 @@ def advise(
     unseen: list[str] | None = None,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
-    trade_timeout: float | None = DEFAULT_TRADE_TIMEOUT,
+    trade_timeout: float | str | None = DEFAULT_TRADE_TIMEOUT,
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     exact_limit: int = EXACT_TWO_LIMIT,
@@ -168,7 +173,7 @@ def advise(
     `trades` is the trade tokens left (0, 1 or 2): with 1, p_two equals p_one.
     `unseen` is as for `unseen_pile`. `timeout` is the solver's limit in
     seconds for the hand itself, `trade_timeout` for each hand after a trade
-    (None: no limit). `samples` and `seed` drive the p_two
+    (None: no limit; by default the variation's entry of TRADE_TIMEOUTS). `samples` and `seed` drive the p_two
     estimate, used when an exact p_two would enumerate more than
     `exact_limit` hands. Ranking: p_two (the chance within the trades left)
     to the whole percent, then p_one, then the tile's notation. Deterministic
@@ -186,6 +191,8 @@ def advise(
     judge = _Judge(ts, young, timeout)
     root = _key(hand, ts)
     root_playable = judge.playable(root)
+    if trade_timeout == DEFAULT_TRADE_TIMEOUT:
+        trade_timeout = TRADE_TIMEOUTS[young]
     judge.timeout = trade_timeout  # every other hand judged is one after a trade
     advice: list[TradeAdvice] = []
     exact = True

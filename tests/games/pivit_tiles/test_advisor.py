@@ -409,3 +409,62 @@ def test_cli_trades_out_of_range(tmp_path, capsys):
         main(["pivit", "advise", "--trades", "3", str(tmp_path / "hand.txt")])
     assert exc.value.code == 2
     assert "must be 0, 1 or 2" in capsys.readouterr().err
+
+
+# -- an independent brute force on a reduced box ------------------------------------------
+#
+# Three designs, three colours, three copies each and two wilds: every hand of up to five
+# tiles is tried on every grid shape (conftest.py). Nothing here uses the solver or the
+# advisor's shortcuts.
+
+REDUCED_BOX = [f"{d}{c}" for d in "123" for c in "ROY" for _ in range(3)] + ["**"] * 2
+
+
+class BruteForce(Reference):
+    """The Reference's enumeration of draws, with the shape brute force deciding every hand."""
+
+    def __init__(self, has_grid, young):
+        super().__init__(young=young)
+        self.has_grid = has_grid
+
+    def playable(self, hand) -> bool:
+        key = tuple(sorted(hand))
+        if key not in self.cache:
+            self.cache[key] = self.has_grid(list(hand), self.young)
+        return self.cache[key]
+
+
+@st.composite
+def reduced_deals(draw, most: int):
+    order = draw(st.permutations(REDUCED_BOX))
+    n_hand = draw(st.integers(2, most))
+    n_unseen = draw(st.integers(0, 6))
+    return list(order[:n_hand]), list(order[n_hand : n_hand + n_unseen]), draw(st.booleans())
+
+
+@settings(max_examples=40)
+@given(deal=reduced_deals(most=5))
+def test_p_one_matches_an_independent_brute_force(deal, brute_force_has_grid):
+    """p_one, exactly, against trying every arrangement of every hand after the trade."""
+    hand, unseen, young = deal
+    advice = advise(hand, young=young, unseen=unseen, trades=1)
+    brute = BruteForce(brute_force_has_grid, young)
+    assert advice.playable == brute.playable(hand)
+    assert advice.unknown == 0
+    for a in advice.advice:
+        assert Fraction(a.p_one).limit_denominator(100) == brute.p_one(hand, a.trade, Counter(unseen)), a.trade
+
+
+@settings(max_examples=30)
+@given(deal=reduced_deals(most=4))
+def test_exact_p_two_matches_an_independent_brute_force(deal, brute_force_has_grid):
+    hand, unseen, young = deal
+    advice = advise(hand, young=young, unseen=unseen)
+    brute = BruteForce(brute_force_has_grid, young)
+    assert advice.unknown == 0
+    if advice.playable:
+        return
+    assert advice.p_two_exact
+    for a in advice.advice:
+        assert a.p_two_stderr is None
+        assert a.p_two == pytest.approx(float(brute.p_two(hand, a.trade, Counter(unseen)))), a.trade

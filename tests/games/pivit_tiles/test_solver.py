@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion.games.pivit_tiles import _solver_search
-from companion.games.pivit_tiles.check import check_grid, find_lines, line_fault
+from companion.games.pivit_tiles.check import check_grid
 from companion.games.pivit_tiles.grid import grid_str, parse_grid
 from companion.games.pivit_tiles.solver import STATUSES, solve
 from companion.games.pivit_tiles.tiles import DESIGNS, TILESETS, WILD, TileError
@@ -226,62 +226,6 @@ def test_verdict_does_not_depend_on_names_or_order(hand, young, seed):
     assert verdict(relabel(hand, random.Random(seed)), young) == first
 
 
-# A brute force for small hands: every grid shape with every assignment of the
-# hand's tiles, judged by the grid check alone.
-
-
-def _shapes(n):
-    shapes = {frozenset([(0, 0)])}
-    for _ in range(n - 1):
-        grown = set()
-        for shape in shapes:
-            for r, c in shape:
-                for cell in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-                    if cell not in shape:
-                        new = shape | {cell}
-                        top = min(a for a, _ in new)
-                        left = min(b for _, b in new)
-                        grown.add(frozenset((a - top, b - left) for a, b in new))
-        shapes = grown
-    return sorted(shapes, key=sorted)
-
-
-_SHAPES = {n: [(s, find_lines(dict.fromkeys(s, "x"))) for s in _shapes(n)] for n in range(2, 7)}
-
-
-def brute_force_has_grid(hand, young):
-    if len(hand) <= 1:
-        return True
-    min_line = 2 if young else 3
-    left = Counter(hand)
-    for shape, lines in _SHAPES[len(hand)]:
-        if any(not min_line <= len(line) <= 6 for line in lines):
-            continue
-        order = sorted(shape)
-        lines_at = {cell: [line for line in lines if cell in line] for cell in order}
-        grid = {}
-
-        def fill(k):
-            if k == len(order):
-                return check_grid(grid, young=young, tiles=len(hand)).valid
-            cell = order[k]
-            for tile in list(left):
-                if left[tile]:
-                    grid[cell] = tile
-                    left[tile] -= 1
-                    if all(
-                        line_fault([grid[c] for c in line if c in grid]) is None for line in lines_at[cell]
-                    ) and fill(k + 1):
-                        return True
-                    left[tile] += 1
-                    del grid[cell]
-            return False
-
-        if fill(0):
-            return True
-    return False
-
-
 small_hands = st.tuples(
     st.lists(st.sampled_from("RGB"), min_size=2, max_size=6),
     st.lists(st.sampled_from("123"), min_size=6, max_size=6),
@@ -291,7 +235,7 @@ small_hands = st.tuples(
 
 @settings(max_examples=60)
 @given(hand=small_hands.filter(lambda h: max(Counter(h).values()) <= 3 and h.count(WILD) <= 2), young=st.booleans())
-def test_small_hands_agree_with_brute_force(hand, young):
+def test_small_hands_agree_with_brute_force(hand, young, brute_force_has_grid):
     assert (verdict(hand, young) == "solved") == brute_force_has_grid(hand, young)
 
 
