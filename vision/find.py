@@ -185,19 +185,23 @@ def _merge_holes(loose, strict):
     import numpy as np
 
     centres, areas, boxes, shapes = (list(a) for a in loose)
+    # The centres as arrays too, kept in step with the lists, to test every box at once.
+    xs = np.array([c[0] for c in centres], np.float64)
+    ys = np.array([c[1] for c in centres], np.float64)
     for c, a, b, sh in zip(*strict):
         x, y, w, h = b
-        inside = [
-            k for k, (cx, cy) in enumerate(centres) if x <= cx <= x + w and y <= cy <= y + h
-        ]
+        inside = np.nonzero((xs >= x) & (xs <= x + w) & (ys >= y) & (ys <= y + h))[0].tolist()
         if inside and a <= 1.2 * sum(areas[k] for k in inside):
             continue
-        for k in sorted(inside, reverse=True):
+        for k in reversed(inside):
             del centres[k], areas[k], boxes[k], shapes[k]
+        if inside:
+            xs, ys = np.delete(xs, inside), np.delete(ys, inside)
         centres.append(c)
         areas.append(a)
         boxes.append(b)
         shapes.append(sh)
+        xs, ys = np.append(xs, c[0]), np.append(ys, c[1])
     if not centres:
         return _none()
     return (np.array(centres, np.float64), np.array(areas, np.float64), np.array(boxes, np.int64),
@@ -310,25 +314,32 @@ def _evidence(dark, centre, shape, radius: float):
     seed_mask = np.zeros((roi.shape[0] + 2, roi.shape[1] + 2), np.uint8)
     cv2.floodFill(free, seed_mask, (sx, sy), 2)
     hole = free == 2
-    gy, gx = np.mgrid[0 : roi.shape[0], 0 : roi.shape[1]]
-    dx, dy = gx + x0 - cx, gy + y0 - cy
+    # Offsets from the centre by column and by row, broadcast: the same numbers as full grids.
+    dx = (np.arange(roi.shape[1]) + x0 - cx)[None, :]
+    dy = (np.arange(roi.shape[0]) + y0 - cy)[:, None]
     inverse = np.linalg.inv(cov)
     distance2 = inverse[0, 0] * dx * dx + 2 * inverse[0, 1] * dx * dy + inverse[1, 1] * dy * dy
     around = (distance2 <= radius * radius) & ~hole
-    if not around.any():
+    rows, cols = np.nonzero(around)
+    if not len(rows):
         return 0.0, 9.0
     whiten = vectors @ np.diag(1 / np.sqrt(values)) @ vectors.T
     # The face must be dark on every side: a board's square with tiles on three
     # sides is ringed by black there, but only by a printed line on the fourth.
-    ax = whiten[0, 0] * dx + whiten[0, 1] * dy
-    ay = whiten[1, 0] * dx + whiten[1, 1] * dy
+    # (Whitened offsets only where they are used: the face ring and the hole.)
+    ox, oy = dx[0, cols], dy[rows, 0]
+    ax = whiten[0, 0] * ox + whiten[0, 1] * oy
+    ay = whiten[1, 0] * ox + whiten[1, 1] * oy
     sector = ((np.arctan2(ay, ax) + math.pi) / (2 * math.pi) * 8).astype(np.int64) % 8
-    dark_by_sector = np.bincount(sector[around], weights=roi[around].astype(np.float64), minlength=8)
-    count_by_sector = np.bincount(sector[around], minlength=8)
+    dark_by_sector = np.bincount(sector, weights=roi[rows, cols].astype(np.float64), minlength=8)
+    count_by_sector = np.bincount(sector, minlength=8)
     shares = dark_by_sector[count_by_sector > 0] / count_by_sector[count_by_sector > 0]
     face = float(shares.min())
     # The outline's farthest reach by angle, in the whitened frame.
-    wx, wy = ax[hole], ay[hole]
+    rows, cols = np.nonzero(hole)
+    ox, oy = dx[0, cols], dy[rows, 0]
+    wx = whiten[0, 0] * ox + whiten[0, 1] * oy
+    wy = whiten[1, 0] * ox + whiten[1, 1] * oy
     bins = ((np.arctan2(wy, wx) + math.pi) / (2 * math.pi) * 32).astype(np.int64) % 32
     reach_by_angle = np.zeros(32)
     np.maximum.at(reach_by_angle, bins, np.hypot(wx, wy))

@@ -256,32 +256,40 @@ def _neighbour_offsets(pts, frames: TileFrames, config: PlaneConfig):
     if len(idx) < 2:
         return edges
     inv = {int(k): np.linalg.inv(frames.basis[k]) for k in idx}
-    for ia, a in enumerate(idx):
-        for b in idx[ia + 1 :]:
-            d = pts[b] - pts[a]
-            oa = inv[int(a)] @ d
-            if np.abs(oa).max() > config.reach_cells + 0.5:
-                continue
-            ob = inv[int(b)] @ (-d)
-            if np.abs(ob).max() > config.reach_cells + 0.5:
-                continue
-            m = inv[int(a)] @ frames.basis[b]  # b's cell steps in a's cells: about a quarter turn
-            q = int(np.argmax([np.trace(t.T @ m) for t in turns]))
-            scale = math.sqrt(abs(np.linalg.det(m)))
-            if not 0.6 < scale < 1.6:
-                continue
-            from_b = -(turns[q] @ ob)
-            offset = (oa + from_b) / 2
-            step = np.rint(offset)
-            if not step.any() or np.abs(step).max() > config.reach_cells:
-                continue
-            error = float(np.linalg.norm(offset - step))
-            disagree = float(np.linalg.norm(oa - from_b))
-            if error > config.max_offset_error or disagree > 2 * config.max_offset_error:
-                continue
-            # Shorter steps first at equal error: a neighbour is surer than a cell across a gap.
-            rank = error + 0.05 * (abs(step).sum() - 1)
-            edges.append((rank, int(a), int(b), (int(step[0]), int(step[1])), q))
+    # Every pair at once, roughly (a hair's slack for the order of the arithmetic), keeps only the
+    # pairs within reach of each other; each is then measured exactly as one pair below.
+    inverses = np.array([inv[int(k)] for k in idx])
+    diff = pts[idx][None, :, :] - pts[idx][:, None, :]  # [a, b] = P[b] - P[a]
+    limit = config.reach_cells + 0.5 + 1e-6
+    reach_a = np.abs(np.einsum("aij,abj->abi", inverses, diff)).max(axis=2) <= limit
+    reach_b = np.abs(np.einsum("bij,abj->abi", inverses, -diff)).max(axis=2) <= limit
+    within = np.triu(reach_a & reach_b, k=1)
+    for ia, ib in zip(*np.nonzero(within)):
+        a, b = idx[ia], idx[ib]
+        d = pts[b] - pts[a]
+        oa = inv[int(a)] @ d
+        if np.abs(oa).max() > config.reach_cells + 0.5:
+            continue
+        ob = inv[int(b)] @ (-d)
+        if np.abs(ob).max() > config.reach_cells + 0.5:
+            continue
+        m = inv[int(a)] @ frames.basis[b]  # b's cell steps in a's cells: about a quarter turn
+        q = int(np.argmax([np.trace(t.T @ m) for t in turns]))
+        scale = math.sqrt(abs(np.linalg.det(m)))
+        if not 0.6 < scale < 1.6:
+            continue
+        from_b = -(turns[q] @ ob)
+        offset = (oa + from_b) / 2
+        step = np.rint(offset)
+        if not step.any() or np.abs(step).max() > config.reach_cells:
+            continue
+        error = float(np.linalg.norm(offset - step))
+        disagree = float(np.linalg.norm(oa - from_b))
+        if error > config.max_offset_error or disagree > 2 * config.max_offset_error:
+            continue
+        # Shorter steps first at equal error: a neighbour is surer than a cell across a gap.
+        rank = error + 0.05 * (abs(step).sum() - 1)
+        edges.append((rank, int(a), int(b), (int(step[0]), int(step[1])), q))
     return edges
 
 
