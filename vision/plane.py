@@ -255,41 +255,34 @@ def _neighbour_offsets(pts, frames: TileFrames, config: PlaneConfig):
     edges = []
     if len(idx) < 2:
         return edges
-    inv = {int(k): np.linalg.inv(frames.basis[k]) for k in idx}
-    # Every pair at once, roughly (a hair's slack for the order of the arithmetic), keeps only the
-    # pairs within reach of each other; each is then measured exactly as one pair below.
-    inverses = np.array([inv[int(k)] for k in idx])
-    diff = pts[idx][None, :, :] - pts[idx][:, None, :]  # [a, b] = P[b] - P[a]
-    limit = config.reach_cells + 0.5 + 1e-6
-    reach_a = np.abs(np.einsum("aij,abj->abi", inverses, diff)).max(axis=2) <= limit
-    reach_b = np.abs(np.einsum("bij,abj->abi", inverses, -diff)).max(axis=2) <= limit
-    within = np.triu(reach_a & reach_b, k=1)
-    for ia, ib in zip(*np.nonzero(within)):
-        a, b = idx[ia], idx[ib]
-        d = pts[b] - pts[a]
-        oa = inv[int(a)] @ d
-        if np.abs(oa).max() > config.reach_cells + 0.5:
-            continue
-        ob = inv[int(b)] @ (-d)
-        if np.abs(ob).max() > config.reach_cells + 0.5:
-            continue
-        m = inv[int(a)] @ frames.basis[b]  # b's cell steps in a's cells: about a quarter turn
-        q = int(np.argmax([np.trace(t.T @ m) for t in turns]))
-        scale = math.sqrt(abs(np.linalg.det(m)))
-        if not 0.6 < scale < 1.6:
-            continue
-        from_b = -(turns[q] @ ob)
-        offset = (oa + from_b) / 2
-        step = np.rint(offset)
-        if not step.any() or np.abs(step).max() > config.reach_cells:
-            continue
-        error = float(np.linalg.norm(offset - step))
-        disagree = float(np.linalg.norm(oa - from_b))
-        if error > config.max_offset_error or disagree > 2 * config.max_offset_error:
-            continue
+    # Every pair at once. Batched matmul, inv, det and dot give each pair the very numbers the
+    # 2 x 2 products of one pair would (numpy runs the same kernel per matrix).
+    inverses = np.linalg.inv(frames.basis[idx])
+    a_of, b_of = np.nonzero(np.triu(np.ones((len(idx), len(idx)), bool), k=1))
+    d = pts[idx[b_of]] - pts[idx[a_of]]
+    oa = np.matmul(inverses[a_of], d[:, :, None])[:, :, 0]
+    ob = np.matmul(inverses[b_of], (-d)[:, :, None])[:, :, 0]
+    keep = (np.abs(oa).max(axis=1) <= config.reach_cells + 0.5) & (np.abs(ob).max(axis=1) <= config.reach_cells + 0.5)
+    a_of, b_of, oa, ob = a_of[keep], b_of[keep], oa[keep], ob[keep]
+    m = np.matmul(inverses[a_of], frames.basis[idx[b_of]])  # b's cell steps in a's cells: about a quarter turn
+    # trace(turn.T @ m) of the four quarter turns, the best one's index.
+    along, across = m[:, 0, 0] + m[:, 1, 1], m[:, 1, 0] - m[:, 0, 1]
+    q = np.argmax(np.stack([along, across, -along, -across], axis=1), axis=1)
+    scale = np.sqrt(np.abs(np.linalg.det(m)))
+    from_b = -np.matmul(np.array(turns)[q], ob[:, :, None])[:, :, 0]
+    offset = (oa + from_b) / 2
+    step = np.rint(offset)
+
+    def norms(v):
+        return np.sqrt(np.matmul(v[:, None, :], v[:, :, None])[:, 0, 0])
+
+    error, disagree = norms(offset - step), norms(oa - from_b)
+    good = (0.6 < scale) & (scale < 1.6) & step.any(axis=1) & (np.abs(step).max(axis=1) <= config.reach_cells) \
+        & (error <= config.max_offset_error) & (disagree <= 2 * config.max_offset_error)
+    for e in np.nonzero(good)[0]:
         # Shorter steps first at equal error: a neighbour is surer than a cell across a gap.
-        rank = error + 0.05 * (abs(step).sum() - 1)
-        edges.append((rank, int(a), int(b), (int(step[0]), int(step[1])), q))
+        rank = float(error[e]) + 0.05 * (abs(step[e]).sum() - 1)
+        edges.append((rank, int(idx[a_of[e]]), int(idx[b_of[e]]), (int(step[e, 0]), int(step[e, 1])), int(q[e])))
     return edges
 
 
