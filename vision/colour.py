@@ -219,10 +219,11 @@ def classify_colours(
     pos = np.zeros((n, 2)) if positions is None else np.asarray(positions, np.float64).reshape(n, 2)
     # Wilds first, with the light as it is: the share of a wild's third colour is far
     # from a single paint's (0.15 and more against 0.03 at most), cast or not.
-    third = np.array([_third_share(s, paints_arr, None, cfg) for s in samples])
+    third = _third_shares(samples, paints_arr, None, pos, cfg)
     single = third < cfg.wild_min_share
     light = estimate_light(chroma[single], pos[single], paints_arr, cfg)
     in_light = {int(k): i for i, k in enumerate(np.nonzero(single)[0])}  # tile -> its row in the light's fit
+    shares = _third_shares(samples, paints_arr, light, pos, cfg)
     readings = []
     for k, sample in enumerate(samples):
         row = in_light.get(k)
@@ -231,7 +232,7 @@ def classify_colours(
         order = np.argsort(d)
         best, second = float(d[order[0]]), float(d[order[1]])
         margin = max(0.0, min(1.0, (second - best) / (second + best))) if second + best > 0 else 1.0
-        share = _third_share(sample, paints_arr, lambda c: light.correct(c, pos[k]), cfg)
+        share = float(shares[k])
         wild_margin = min(1.0, abs(share - cfg.wild_min_share) / cfg.wild_min_share)
         if share >= cfg.wild_min_share:
             colour, confidence = WILD_COLOUR, wild_margin
@@ -367,27 +368,44 @@ def _fit_light(chroma, positions, paints, start, reg, cfg: ColourConfig):
     return cost, coefficients, assigned, weights
 
 
-def _third_share(sample: ColourSample, paints_arr, correct, cfg: ColourConfig) -> float:
-    """The share of a design's pixels nearest its third most common paint (the `wild_min_colours`-th),
-    their chromaticities taken through `correct` (the light's correction; None: as seen).
+def _third_shares(samples, paints_arr, light, positions, cfg: ColourConfig):
+    """The share of each design's pixels nearest its third most common paint (the `wild_min_colours`-th),
+    their chromaticities corrected by `light` at each tile's position (None: as seen).
 
     A wild is painted in six colours, one sector each, so its third colour
-    covers about a sixth of it; a single paint's third colour is noise.
+    covers about a sixth of it; a single paint's third colour is noise. Every
+    design at once: its pixels' chromaticities one by one are what one design
+    at a time would give.
     """
     import numpy as np
 
-    pixels = sample.pixels_bgr
-    if len(pixels) < 20:
-        return 0.0
-    if len(pixels) > 600:
-        pixels = pixels[:: len(pixels) // 600]
-    chroma = log_chroma(pixels)
-    if correct is not None:
-        chroma = correct(chroma)
-    nearest = _nearest(chroma, np.asarray(paints_arr, np.float32)).argmin(axis=1)
-    shares = np.sort(np.bincount(nearest, minlength=len(paints_arr)) / len(nearest))[::-1]
+    shares = np.zeros(len(samples))
+    measured, parts = [], []
+    for k, sample in enumerate(samples):
+        pixels = sample.pixels_bgr
+        if len(pixels) < 20:
+            continue
+        if len(pixels) > 600:
+            pixels = pixels[:: len(pixels) // 600]
+        measured.append(k)
+        parts.append(pixels)
     rank = cfg.wild_min_colours - 1
-    return float(shares[rank]) if len(shares) > rank else 0.0
+    if not measured or len(paints_arr) <= rank:
+        return shares
+    counts = np.array([len(p) for p in parts])
+    owner = np.repeat(np.arange(len(parts)), counts)
+    chroma = log_chroma(np.concatenate(parts))
+    if light is not None:
+        # LightEstimate.correct at each tile's own position.
+        c = light.coefficients
+        at = np.asarray(positions, np.float64)[measured]
+        offset = c[1:3] + at[:, :1] * c[3:5] + at[:, 1:] * c[5:7]
+        chroma = (np.asarray(chroma, np.float64) - offset[owner]) / (1.0 + c[0])
+    nearest = _nearest(chroma, np.asarray(paints_arr, np.float32)).argmin(axis=1)
+    k = len(paints_arr)
+    by_paint = np.bincount(owner * k + nearest, minlength=len(parts) * k).reshape(len(parts), k)
+    shares[measured] = np.sort(by_paint / counts[:, None], axis=1)[:, ::-1][:, rank]
+    return shares
 
 
 def calibrate(samples_by_colour: dict[str, list[ColourSample]], source: str = "") -> Calibration:

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,19 +82,6 @@ def _turns():
     return QUARTER_TURNS
 
 
-def whitening(shape):
-    """(W, W^-1) for a design's second moments (xx, xy, yy): W turns the design round, undoing the
-    local stretch of the photo's perspective (every design is four-fold symmetric). None if degenerate."""
-    import numpy as np
-
-    xx, xy, yy = shape
-    values, vectors = np.linalg.eigh(np.array([[xx, xy], [xy, yy]]))
-    if values.min() <= 1e-9:
-        return None
-    w = vectors @ np.diag(1 / np.sqrt(values)) @ vectors.T
-    return w, vectors @ np.diag(np.sqrt(values)) @ vectors.T
-
-
 def outline_segments(dark):
     """(middles M x 2, vectors M x 2) of the straight pieces of the dark surface's outlines."""
     import cv2
@@ -127,12 +115,24 @@ def tile_frames(candidates: Candidates, config: PlaneConfig) -> TileFrames:
     whiten = np.tile(np.eye(2), (n, 1, 1))
     unwhiten = np.tile(np.eye(2), (n, 1, 1))
     ok = np.zeros(n, bool)
-    usable = _usable(candidates)
-    for k in np.nonzero(usable)[0]:
-        w = whitening(candidates.shapes[k])
-        if w is not None:
-            whiten[k], unwhiten[k] = w
-            ok[k] = True
+    usable = np.nonzero(_usable(candidates))[0]
+    if len(usable):
+        # Each usable design's whitening W (it turns the design round, undoing the local stretch of the
+        # photo's perspective) and W^-1, all at once: batched eigh and matmul give each the numbers one
+        # 2 x 2 at a time would. A degenerate design (a flat ellipse) has none.
+        shapes = np.asarray(candidates.shapes, np.float64)[usable]
+        cov = np.empty((len(usable), 2, 2))
+        cov[:, 0, 0], cov[:, 0, 1], cov[:, 1, 0], cov[:, 1, 1] = shapes[:, 0], shapes[:, 1], shapes[:, 1], shapes[:, 2]
+        values, vectors = np.linalg.eigh(cov)
+        good = values.min(axis=1) > 1e-9
+        values, vectors, usable = values[good], vectors[good], usable[good]
+        turned = vectors.transpose(0, 2, 1)
+        scale = np.zeros((len(usable), 2, 2))
+        scale[:, 0, 0], scale[:, 1, 1] = 1 / np.sqrt(values[:, 0]), 1 / np.sqrt(values[:, 1])
+        whiten[usable] = np.matmul(np.matmul(vectors, scale), turned)
+        scale[:, 0, 0], scale[:, 1, 1] = np.sqrt(values[:, 0]), np.sqrt(values[:, 1])
+        unwhiten[usable] = np.matmul(np.matmul(vectors, scale), turned)
+        ok[usable] = True
     basis = np.zeros((n, 2, 2))
     oriented = np.zeros(n, bool)
     idx = np.nonzero(ok)[0]
@@ -163,7 +163,7 @@ def tile_frames(candidates: Candidates, config: PlaneConfig) -> TileFrames:
         along = dist[a, near][off < math.radians(config.axis_tolerance)]
         if len(along):
             singles.append(float(along.min()))
-    unit = float(np.median(singles)) if singles else config.default_step
+    unit = float(statistics.median(singles)) if singles else config.default_step  # np.median's value, faster
     # A photo's one-cell steps differ by design (their sizes) and gaps, but never by half.
     unit = min(max(unit, 0.7 * config.default_step), 1.5 * config.default_step)
     for a in range(len(idx)):
@@ -180,7 +180,7 @@ def tile_frames(candidates: Candidates, config: PlaneConfig) -> TileFrames:
                     # round frame is smaller than a circle's, and 2.6 steps may be 2 or 3).
                     if abs(d / unit - 1) < 0.3:
                         estimates.append(d)
-        steps[a] = float(np.median(estimates)) if estimates else unit
+        steps[a] = float(statistics.median(estimates)) if estimates else unit
     for a, k in enumerate(idx):
         if math.isnan(thetas[a]):
             continue
