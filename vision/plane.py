@@ -499,9 +499,11 @@ def _shape_error(h, grid, whitens) -> float:
     import numpy as np
 
     total = 0.0
-    for (x, y), w in zip(grid, whitens):
-        s = np.linalg.svd(w @ jacobian(h, x, y), compute_uv=False)
-        total += math.log(max(s[0], 1e-9) / max(s[1], 1e-9)) ** 2
+    if len(grid):
+        # Every tile at once: batched matmul and svd give each tile the numbers of its own 2 x 2.
+        stretch = np.linalg.svd(np.matmul(np.array(whitens), _jacobians(h, grid)), compute_uv=False)
+        for big, small in stretch.tolist():
+            total += math.log(max(big, 1e-9) / max(small, 1e-9)) ** 2
     return math.sqrt(total / max(len(grid), 1))
 
 
@@ -533,6 +535,16 @@ def jacobian(h, x: float, y: float):
     p = h @ np.array([x, y, 1.0])
     w = p[2]
     return (h[:2, :2] * w - np.outer(p[:2], h[2, :2])) / (w * w)
+
+
+def _jacobians(h, points):
+    """jacobian(h, x, y) at each grid point (x, y) of `points` (N x 2): N x 2 x 2, the same numbers."""
+    import numpy as np
+
+    points = np.asarray(points, np.float64).reshape(-1, 2)
+    p = np.matmul(h, np.hstack([points, np.ones((len(points), 1))])[:, :, None])[:, :, 0]
+    w = p[:, 2]
+    return (h[None, :2, :2] * w[:, None, None] - p[:, :2, None] * h[None, None, 2, :2]) / (w * w)[:, None, None]
 
 
 def fit_projective(grid, pts, frames=None):
@@ -580,11 +592,14 @@ def fit_homography(grid, pts):
     tg, tp = normaliser(grid), normaliser(pts)
     g = np.hstack([grid, np.ones((len(grid), 1))]) @ tg.T
     p = np.hstack([pts, np.ones((len(pts), 1))]) @ tp.T
-    rows = []
-    for (x, y, _), (u, v, _) in zip(g, p):
-        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y, -u])
-        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y, -v])
-    _, _, vt = np.linalg.svd(np.array(rows))
+    # Two rows a point, [x, y, 1, 0, 0, 0, -ux, -uy, -u] and [0, 0, 0, x, y, 1, -vx, -vy, -v], filled by column.
+    x, y, u, v = g[:, 0], g[:, 1], p[:, 0], p[:, 1]
+    rows = np.zeros((2 * len(g), 9))
+    rows[0::2, 0], rows[0::2, 1], rows[0::2, 2] = x, y, 1
+    rows[0::2, 6], rows[0::2, 7], rows[0::2, 8] = -u * x, -u * y, -u
+    rows[1::2, 3], rows[1::2, 4], rows[1::2, 5] = x, y, 1
+    rows[1::2, 6], rows[1::2, 7], rows[1::2, 8] = -v * x, -v * y, -v
+    _, _, vt = np.linalg.svd(rows)
     hn = vt[-1].reshape(3, 3)
     h = np.linalg.inv(tp) @ hn @ tg
     if not np.isfinite(h).all() or abs(h[2, 2]) < 1e-12:
@@ -632,9 +647,8 @@ def unfolded(h, grid, margin: float = 1.0) -> bool:
     w = np.hstack([corners, np.ones((4, 1))]) @ h[2]
     if (w <= 0).any():
         return False
-    for x, y in corners:
-        if np.linalg.det(jacobian(h, x, y)) <= 0:
-            return False
+    if (np.linalg.det(_jacobians(h, corners)) <= 0).any():
+        return False
     jac = jacobian(h, *(grid.mean(axis=0)))
     u, v = jac[:, 0], jac[:, 1]
     lu, lv = np.linalg.norm(u), np.linalg.norm(v)
