@@ -171,12 +171,32 @@ def colour_sample(patch, mask, config: ColourConfig | None = None) -> ColourSamp
     m = size // 8
     face[m : size - m, m : size - m] = True
     face &= ~around
-    design = to_linear(patch[core])
-    black = np.median(to_linear(patch[face]), axis=0) if face.sum() >= 8 else np.zeros(3, np.float32)
+    design_bytes = patch[core]
+    design = to_linear(design_bytes)
+    table = to_linear(np.arange(256, dtype=np.uint8))
+    if face.sum() >= 8:
+        # np.median of each channel's linear values, from its 8-bit order statistics (linear light
+        # grows with the byte): the mean of the middle two, in float32, as np.median takes it.
+        low, high = _middle_bytes(patch[face])
+        black = (table[low] + table[high]) / 2
+    else:
+        black = np.zeros(3, np.float32)
     black = np.minimum(black, design.min(axis=0))
     pixels = np.maximum(design - black, 0)
-    median = np.median(pixels, axis=0)
+    # The same for the design's pixels: max(linear - black, 0) keeps their order too.
+    low, high = _middle_bytes(design_bytes)
+    median = (np.maximum(table[low] - black, 0) + np.maximum(table[high] - black, 0)) / 2
     return ColourSample(tuple(float(x) for x in median), pixels, tuple(float(x) for x in black))
+
+
+def _middle_bytes(bgr):
+    """The two middle values of each channel of N x 3 bytes ((N - 1) // 2-th and N // 2-th smallest, 0-based)."""
+    import numpy as np
+
+    n = len(bgr)
+    counts = np.bincount((bgr.astype(np.int64) + [0, 256, 512]).ravel(), minlength=768).reshape(3, 256)
+    below = np.cumsum(counts, axis=1)
+    return (below > (n - 1) // 2).argmax(axis=1), (below > n // 2).argmax(axis=1)
 
 
 def _nearest(chroma, paints_arr):

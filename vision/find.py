@@ -147,9 +147,8 @@ def _holes(dark, config: FindConfig):
     if hierarchy is None:
         return _none()
     max_area = config.max_design_fraction * height * width
-    for contour, (_next, _prev, _child, parent) in zip(contours, hierarchy[0]):
-        if parent < 0:
-            continue  # an outer outline, not a hole
+    for k in np.nonzero(hierarchy[0][:, 3] >= 0)[0].tolist():  # the holes: outlines with a parent
+        contour = contours[k]
         x, y, w, h = cv2.boundingRect(contour)
         if x <= 0 or y <= 0 or x + w >= width or y + h >= height:
             continue
