@@ -116,17 +116,20 @@ def surface_masks(image, config: FindConfig, valid=None) -> Masks:
     return Masks(loose.astype(np.uint8), strict.astype(np.uint8), value, table, face)
 
 
-def colour_mask(image, strict):
+def colour_mask(image, strict, value=None):
     """`strict` with colourful pixels taken out: a dark paint (a deep green under a dim lamp, on a
     light board) is still colourful while the black face is grey, so its design is a hole here.
 
     Only for designs found nowhere else: JPEG keeps colour at half resolution,
-    and its bleed can open a thin black margin.
+    and its bleed can open a thin black margin. `value` is the image's brightest channel if known
+    (Masks.value).
     """
     import cv2
 
     blue, green, red = cv2.split(image)
-    chroma = cv2.subtract(cv2.max(cv2.max(blue, green), red), cv2.min(cv2.min(blue, green), red))
+    if value is None:
+        value = cv2.max(cv2.max(blue, green), red)
+    chroma = cv2.subtract(value, cv2.min(cv2.min(blue, green), red))
     return (strict.astype(bool) & (chroma < 40)).astype("uint8")
 
 
@@ -241,7 +244,7 @@ def find_tiles(image, config: FindConfig | None = None, valid=None) -> Candidate
     if strict is not loose:
         centres, areas, boxes, shapes = _merge_holes((centres, areas, boxes, shapes), _holes(strict, cfg))
         centres, areas, boxes, shapes = _add_new_holes((centres, areas, boxes, shapes),
-                                                       _holes(colour_mask(image, strict), cfg))
+                                                       _holes(colour_mask(image, strict, masks.value), cfg))
     if not len(areas):
         raise NoTilesError("no tiles found: hold the camera over the grid so the black tiles show against the table")
     face, asymmetry = tile_evidence(loose, strict, centres, shapes, cfg)
