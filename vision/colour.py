@@ -370,7 +370,7 @@ def _fit_light(chroma, positions, paints, start, reg, cfg: ColourConfig):
         return (chroma - offset) / (1.0 + c[0])
 
     for _ in range(12):
-        d = np.sqrt(((seen_as_reference(coefficients)[:, None, :] - paints[None]) ** 2).sum(axis=2))
+        d = np.sqrt(_nearest(seen_as_reference(coefficients), paints))
         assigned = d.argmin(axis=1)
         nearest = d[np.arange(len(d)), assigned]
         weights = np.where(nearest < huber, 1.0, huber / np.maximum(nearest, 1e-9))
@@ -379,7 +379,7 @@ def _fit_light(chroma, positions, paints, start, reg, cfg: ColourConfig):
         coefficients = new
         if done:
             break
-    d = np.sqrt(((seen_as_reference(coefficients)[:, None, :] - paints[None]) ** 2).sum(axis=2))
+    d = np.sqrt(_nearest(seen_as_reference(coefficients), paints))
     assigned = d.argmin(axis=1)
     nearest = d[np.arange(len(d)), assigned]
     weights = np.where(nearest < huber, 1.0, huber / np.maximum(nearest, 1e-9))
