@@ -126,10 +126,19 @@ def paints_for(colours: str, calibration: Calibration | None = None) -> dict[str
     return {c: paints[c] for c in colours}
 
 
+_linear_table = None
+
+
 def to_linear(bgr):
     """sRGB values (0-255) to linear light (0-1), any shape."""
     import numpy as np
 
+    global _linear_table
+    if isinstance(bgr, np.ndarray) and bgr.dtype == np.uint8:
+        # Eight-bit pixels (a patch's): looked up, the table made once by the formula below.
+        if _linear_table is None:
+            _linear_table = to_linear(np.arange(256, dtype=np.int64))
+        return _linear_table[bgr]
     v = np.asarray(bgr, dtype=np.float32) / 255.0
     return np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4).astype(np.float32)
 
@@ -139,7 +148,8 @@ def log_chroma(linear_bgr):
     import numpy as np
 
     bgr = np.asarray(linear_bgr, dtype=np.float32).reshape(-1, 3)
-    floor = CHANNEL_FLOOR * bgr.max(axis=1, keepdims=True) + 1e-6
+    brightest = np.maximum(np.maximum(bgr[:, 0], bgr[:, 1]), bgr[:, 2])[:, None]  # bgr.max(axis=1), faster
+    floor = CHANNEL_FLOOR * brightest + 1e-6
     b, g, r = (bgr + floor).T
     return np.column_stack([np.log(r / g), np.log(b / g)])
 
@@ -161,17 +171,38 @@ def colour_sample(patch, mask, config: ColourConfig | None = None) -> ColourSamp
     m = size // 8
     face[m : size - m, m : size - m] = True
     face &= ~around
-    design = to_linear(patch[core])
-    black = np.median(to_linear(patch[face]), axis=0) if face.sum() >= 8 else np.zeros(3, np.float32)
+    design_bytes = patch[core]
+    design = to_linear(design_bytes)
+    table = to_linear(np.arange(256, dtype=np.uint8))
+    if face.sum() >= 8:
+        # np.median of each channel's linear values, from its 8-bit order statistics (linear light
+        # grows with the byte): the mean of the middle two, in float32, as np.median takes it.
+        low, high = _middle_bytes(patch[face])
+        black = (table[low] + table[high]) / 2
+    else:
+        black = np.zeros(3, np.float32)
     black = np.minimum(black, design.min(axis=0))
     pixels = np.maximum(design - black, 0)
-    median = np.median(pixels, axis=0)
+    # The same for the design's pixels: max(linear - black, 0) keeps their order too.
+    low, high = _middle_bytes(design_bytes)
+    median = (np.maximum(table[low] - black, 0) + np.maximum(table[high] - black, 0)) / 2
     return ColourSample(tuple(float(x) for x in median), pixels, tuple(float(x) for x in black))
+
+
+def _middle_bytes(bgr):
+    """The two middle values of each channel of N x 3 bytes ((N - 1) // 2-th and N // 2-th smallest, 0-based)."""
+    import numpy as np
+
+    n = len(bgr)
+    counts = np.bincount((bgr.astype(np.int64) + [0, 256, 512]).ravel(), minlength=768).reshape(3, 256)
+    below = np.cumsum(counts, axis=1)
+    return (below > (n - 1) // 2).argmax(axis=1), (below > n // 2).argmax(axis=1)
 
 
 def _nearest(chroma, paints_arr):
     """Squared distances N x K from chromas to paints."""
-    return ((chroma[:, None, :] - paints_arr[None, :, :]) ** 2).sum(axis=2)
+    # The sum over the two coordinates written out: a reduction over an axis of two is slow.
+    return (chroma[:, None, 0] - paints_arr[None, :, 0]) ** 2 + (chroma[:, None, 1] - paints_arr[None, :, 1]) ** 2
 
 
 def classify_colours(
@@ -208,10 +239,11 @@ def classify_colours(
     pos = np.zeros((n, 2)) if positions is None else np.asarray(positions, np.float64).reshape(n, 2)
     # Wilds first, with the light as it is: the share of a wild's third colour is far
     # from a single paint's (0.15 and more against 0.03 at most), cast or not.
-    third = np.array([_third_share(s, paints_arr, None, cfg) for s in samples])
+    third = _third_shares(samples, paints_arr, None, pos, cfg)
     single = third < cfg.wild_min_share
     light = estimate_light(chroma[single], pos[single], paints_arr, cfg)
     in_light = {int(k): i for i, k in enumerate(np.nonzero(single)[0])}  # tile -> its row in the light's fit
+    shares = _third_shares(samples, paints_arr, light, pos, cfg)
     readings = []
     for k, sample in enumerate(samples):
         row = in_light.get(k)
@@ -220,7 +252,7 @@ def classify_colours(
         order = np.argsort(d)
         best, second = float(d[order[0]]), float(d[order[1]])
         margin = max(0.0, min(1.0, (second - best) / (second + best))) if second + best > 0 else 1.0
-        share = _third_share(sample, paints_arr, lambda c: light.correct(c, pos[k]), cfg)
+        share = float(shares[k])
         wild_margin = min(1.0, abs(share - cfg.wild_min_share) / cfg.wild_min_share)
         if share >= cfg.wild_min_share:
             colour, confidence = WILD_COLOUR, wild_margin
@@ -338,7 +370,7 @@ def _fit_light(chroma, positions, paints, start, reg, cfg: ColourConfig):
         return (chroma - offset) / (1.0 + c[0])
 
     for _ in range(12):
-        d = np.sqrt(((seen_as_reference(coefficients)[:, None, :] - paints[None]) ** 2).sum(axis=2))
+        d = np.sqrt(_nearest(seen_as_reference(coefficients), paints))
         assigned = d.argmin(axis=1)
         nearest = d[np.arange(len(d)), assigned]
         weights = np.where(nearest < huber, 1.0, huber / np.maximum(nearest, 1e-9))
@@ -347,7 +379,7 @@ def _fit_light(chroma, positions, paints, start, reg, cfg: ColourConfig):
         coefficients = new
         if done:
             break
-    d = np.sqrt(((seen_as_reference(coefficients)[:, None, :] - paints[None]) ** 2).sum(axis=2))
+    d = np.sqrt(_nearest(seen_as_reference(coefficients), paints))
     assigned = d.argmin(axis=1)
     nearest = d[np.arange(len(d)), assigned]
     weights = np.where(nearest < huber, 1.0, huber / np.maximum(nearest, 1e-9))
@@ -356,27 +388,44 @@ def _fit_light(chroma, positions, paints, start, reg, cfg: ColourConfig):
     return cost, coefficients, assigned, weights
 
 
-def _third_share(sample: ColourSample, paints_arr, correct, cfg: ColourConfig) -> float:
-    """The share of a design's pixels nearest its third most common paint (the `wild_min_colours`-th),
-    their chromaticities taken through `correct` (the light's correction; None: as seen).
+def _third_shares(samples, paints_arr, light, positions, cfg: ColourConfig):
+    """The share of each design's pixels nearest its third most common paint (the `wild_min_colours`-th),
+    their chromaticities corrected by `light` at each tile's position (None: as seen).
 
     A wild is painted in six colours, one sector each, so its third colour
-    covers about a sixth of it; a single paint's third colour is noise.
+    covers about a sixth of it; a single paint's third colour is noise. Every
+    design at once: its pixels' chromaticities one by one are what one design
+    at a time would give.
     """
     import numpy as np
 
-    pixels = sample.pixels_bgr
-    if len(pixels) < 20:
-        return 0.0
-    if len(pixels) > 600:
-        pixels = pixels[:: len(pixels) // 600]
-    chroma = log_chroma(pixels)
-    if correct is not None:
-        chroma = correct(chroma)
-    nearest = _nearest(chroma, np.asarray(paints_arr, np.float32)).argmin(axis=1)
-    shares = np.sort(np.bincount(nearest, minlength=len(paints_arr)) / len(nearest))[::-1]
+    shares = np.zeros(len(samples))
+    measured, parts = [], []
+    for k, sample in enumerate(samples):
+        pixels = sample.pixels_bgr
+        if len(pixels) < 20:
+            continue
+        if len(pixels) > 600:
+            pixels = pixels[:: len(pixels) // 600]
+        measured.append(k)
+        parts.append(pixels)
     rank = cfg.wild_min_colours - 1
-    return float(shares[rank]) if len(shares) > rank else 0.0
+    if not measured or len(paints_arr) <= rank:
+        return shares
+    counts = np.array([len(p) for p in parts])
+    owner = np.repeat(np.arange(len(parts)), counts)
+    chroma = log_chroma(np.concatenate(parts))
+    if light is not None:
+        # LightEstimate.correct at each tile's own position.
+        c = light.coefficients
+        at = np.asarray(positions, np.float64)[measured]
+        offset = c[1:3] + at[:, :1] * c[3:5] + at[:, 1:] * c[5:7]
+        chroma = (np.asarray(chroma, np.float64) - offset[owner]) / (1.0 + c[0])
+    nearest = _nearest(chroma, np.asarray(paints_arr, np.float32)).argmin(axis=1)
+    k = len(paints_arr)
+    by_paint = np.bincount(owner * k + nearest, minlength=len(parts) * k).reshape(len(parts), k)
+    shares[measured] = np.sort(by_paint / counts[:, None], axis=1)[:, ::-1][:, rank]
+    return shares
 
 
 def calibrate(samples_by_colour: dict[str, list[ColourSample]], source: str = "") -> Calibration:

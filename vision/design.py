@@ -135,7 +135,7 @@ def design_mask(patch, config: DesignConfig | None = None):
 
     cfg = config or DesignConfig()
     size = patch.shape[0]
-    value = patch.max(axis=2) if patch.ndim == 3 else patch
+    value = brightest(patch)
     margin = int(round(size * (1 - cfg.inner) / 2))
     inner = value[margin : size - margin, margin : size - margin]
     # The threshold between face and paint comes from the tile's middle, where the
@@ -146,8 +146,11 @@ def design_mask(patch, config: DesignConfig | None = None):
     above = inner > threshold
     if above.all() or not above.any():
         raise ClassifyError("no design on the tile")
-    # A design is much brighter than the black face it is printed on.
-    paint, face = float(np.median(inner[above])), float(np.median(inner[~above]))
+    # A design is much brighter than the black face it is printed on. (Both medians from one
+    # histogram of the 8-bit values: np.median's own numbers, without two sorts.)
+    counts = np.bincount(inner.ravel(), minlength=256)
+    cut = int(threshold) + 1  # the values above the threshold
+    paint, face = _median_of_counts(counts[cut:]) + cut, _median_of_counts(counts[:cut])
     if paint - face < cfg.min_contrast or paint < cfg.min_ratio * face:
         raise ClassifyError("no design on the tile")
     mask = np.zeros(value.shape, np.uint8)
@@ -174,6 +177,27 @@ def design_mask(patch, config: DesignConfig | None = None):
     return filled
 
 
+def brightest(patch):
+    """A patch's brightest channel (HSV value), or the patch itself if it has one: patch.max(axis=2),
+    several times faster on a tile's small patch."""
+    import numpy as np
+
+    if patch.ndim != 3:
+        return patch
+    return np.maximum(np.maximum(patch[:, :, 0], patch[:, :, 1]), patch[:, :, 2])
+
+
+def _median_of_counts(counts) -> float:
+    """np.median of the values 0, 1, ... counted by `counts` (the mean of the middle two for an even count)."""
+    import numpy as np
+
+    total = int(counts.sum())
+    below = np.cumsum(counts)
+    low = int(np.searchsorted(below, (total - 1) // 2, side="right"))
+    high = int(np.searchsorted(below, total // 2, side="right"))
+    return (low + high) / 2
+
+
 def blur_of(patch) -> float | None:
     """How blurred a tile's patch is: the width of its design's edges, as a fraction of the tile.
 
@@ -187,7 +211,7 @@ def blur_of(patch) -> float | None:
     """
     import numpy as np
 
-    value = patch.max(axis=2).astype(np.float32) if patch.ndim == 3 else patch.astype(np.float32)
+    value = brightest(patch).astype(np.float32)
     n = value.shape[0]
     m = n // 8  # the tile's own outline (against any table) stays out
     middle = value[m:n - m, m:n - m]
@@ -195,8 +219,14 @@ def blur_of(patch) -> float | None:
     contrast = float(high - low)
     if contrast < 40.0:
         return None
-    gy, gx = np.gradient(value)
-    steepest = min(percentiles(np.abs(g[m:n - m, m:n - m]), (99,))[0] for g in (gx, gy))
+    if m >= 1:
+        # np.gradient's central differences, only where they are looked at.
+        inside = slice(m, n - m)
+        gx = (value[inside, m + 1:n - m + 1] - value[inside, m - 1:n - m - 1]) / 2.0
+        gy = (value[m + 1:n - m + 1, inside] - value[m - 1:n - m - 1, inside]) / 2.0
+    else:
+        gy, gx = np.gradient(value)
+    steepest = min(percentiles(np.abs(g), (99,))[0] for g in (gx, gy))
     return contrast / (max(steepest, 1e-6) * math.sqrt(2 * math.pi)) / n
 
 
@@ -245,11 +275,24 @@ def design_features(mask) -> tuple[float, float, float, float]:
     if empty.any():
         known = np.nonzero(~empty)[0]
         profile[empty] = np.interp(np.nonzero(empty)[0], known, profile[known], period=bins)
-    angles = (np.arange(bins) + 0.5) / bins * 2 * math.pi - math.pi
+    cos4, exp8 = _harmonics(bins)
     mean = profile.mean()
-    axis4 = float((profile * np.cos(4 * angles)).mean() / mean)
-    eight = float(abs((profile * np.exp(8j * angles)).mean()) / mean)
+    axis4 = float((profile * cos4).mean() / mean)
+    eight = float(abs((profile * exp8).mean()) / mean)
     return (solidity, float(profile.min() / profile.max()), axis4, eight)
+
+
+_harmonic_tables: dict[int, Any] = {}
+
+
+def _harmonics(bins: int):
+    """(cos 4a, exp 8ia) at the middles of `bins` angle bins from -pi to pi, computed once."""
+    import numpy as np
+
+    if bins not in _harmonic_tables:
+        angles = (np.arange(bins) + 0.5) / bins * 2 * math.pi - math.pi
+        _harmonic_tables[bins] = (np.cos(4 * angles), np.exp(8j * angles))
+    return _harmonic_tables[bins]
 
 
 def classify_design(patch, config: DesignConfig | None = None) -> DesignReading:
@@ -270,20 +313,35 @@ def nearest_design(features) -> tuple[str, float]:
     import numpy as np
 
     f = np.asarray(features, dtype=np.float64) / np.array(SCALES)
-    dists = sorted((_to_polyline(f, curve), design) for design, curve in _curves_in_scale_units().items())
+    designs, starts, a, ab, ab2 = _curve_segments()
+    # The distance to each design's curve: to every segment of every curve at once, the nearest per design.
+    t = np.clip(((f - a) * ab).sum(axis=1) / ab2, 0.0, 1.0)
+    nearest = a + t[:, None] * ab
+    by_design = np.minimum.reduceat(np.sqrt(((f - nearest) ** 2).sum(axis=1)), starts)
+    dists = sorted(zip(by_design.tolist(), designs))
     (d1, best), (d2, _) = dists[0], dists[1]
     return best, _margin(d1, d2)
 
 
-def _to_polyline(point, vertices) -> float:
-    """Distance from a point to a polyline through `vertices` (K x D)."""
-    import numpy as np
+_segments = None
 
-    a, b = vertices[:-1], vertices[1:]
-    ab = b - a
-    t = np.clip(((point - a) * ab).sum(axis=1) / np.maximum((ab * ab).sum(axis=1), 1e-12), 0.0, 1.0)
-    nearest = a + t[:, None] * ab
-    return float(np.sqrt(((point - nearest) ** 2).sum(axis=1)).min())
+
+def _curve_segments():
+    """(designs, index of each design's first segment, segment starts, segment vectors, their squared
+    lengths floored) of all the designs' curves in scale units, one array each, made once."""
+    global _segments
+    if _segments is None:
+        import numpy as np
+
+        designs, starts, a, ab = [], [], [], []
+        for design, vertices in _curves_in_scale_units().items():
+            designs.append(design)
+            starts.append(sum(len(x) for x in a))
+            a.append(vertices[:-1])
+            ab.append(vertices[1:] - vertices[:-1])
+        a, ab = np.vstack(a), np.vstack(ab)
+        _segments = (designs, np.array(starts), a, ab, np.maximum((ab * ab).sum(axis=1), 1e-12))
+    return _segments
 
 
 def _margin(d1: float, d2: float) -> float:

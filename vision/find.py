@@ -116,17 +116,20 @@ def surface_masks(image, config: FindConfig, valid=None) -> Masks:
     return Masks(loose.astype(np.uint8), strict.astype(np.uint8), value, table, face)
 
 
-def colour_mask(image, strict):
+def colour_mask(image, strict, value=None):
     """`strict` with colourful pixels taken out: a dark paint (a deep green under a dim lamp, on a
     light board) is still colourful while the black face is grey, so its design is a hole here.
 
     Only for designs found nowhere else: JPEG keeps colour at half resolution,
-    and its bleed can open a thin black margin.
+    and its bleed can open a thin black margin. `value` is the image's brightest channel if known
+    (Masks.value).
     """
     import cv2
 
     blue, green, red = cv2.split(image)
-    chroma = cv2.subtract(cv2.max(cv2.max(blue, green), red), cv2.min(cv2.min(blue, green), red))
+    if value is None:
+        value = cv2.max(cv2.max(blue, green), red)
+    chroma = cv2.subtract(value, cv2.min(cv2.min(blue, green), red))
     return (strict.astype(bool) & (chroma < 40)).astype("uint8")
 
 
@@ -147,9 +150,8 @@ def _holes(dark, config: FindConfig):
     if hierarchy is None:
         return _none()
     max_area = config.max_design_fraction * height * width
-    for contour, (_next, _prev, _child, parent) in zip(contours, hierarchy[0]):
-        if parent < 0:
-            continue  # an outer outline, not a hole
+    for k in np.nonzero(hierarchy[0][:, 3] >= 0)[0].tolist():  # the holes: outlines with a parent
+        contour = contours[k]
         x, y, w, h = cv2.boundingRect(contour)
         if x <= 0 or y <= 0 or x + w >= width or y + h >= height:
             continue
@@ -185,19 +187,23 @@ def _merge_holes(loose, strict):
     import numpy as np
 
     centres, areas, boxes, shapes = (list(a) for a in loose)
+    # The centres as arrays too, kept in step with the lists, to test every box at once.
+    xs = np.array([c[0] for c in centres], np.float64)
+    ys = np.array([c[1] for c in centres], np.float64)
     for c, a, b, sh in zip(*strict):
         x, y, w, h = b
-        inside = [
-            k for k, (cx, cy) in enumerate(centres) if x <= cx <= x + w and y <= cy <= y + h
-        ]
+        inside = np.nonzero((xs >= x) & (xs <= x + w) & (ys >= y) & (ys <= y + h))[0].tolist()
         if inside and a <= 1.2 * sum(areas[k] for k in inside):
             continue
-        for k in sorted(inside, reverse=True):
+        for k in reversed(inside):
             del centres[k], areas[k], boxes[k], shapes[k]
+        if inside:
+            xs, ys = np.delete(xs, inside), np.delete(ys, inside)
         centres.append(c)
         areas.append(a)
         boxes.append(b)
         shapes.append(sh)
+        xs, ys = np.append(xs, c[0]), np.append(ys, c[1])
     if not centres:
         return _none()
     return (np.array(centres, np.float64), np.array(areas, np.float64), np.array(boxes, np.int64),
@@ -238,7 +244,7 @@ def find_tiles(image, config: FindConfig | None = None, valid=None) -> Candidate
     if strict is not loose:
         centres, areas, boxes, shapes = _merge_holes((centres, areas, boxes, shapes), _holes(strict, cfg))
         centres, areas, boxes, shapes = _add_new_holes((centres, areas, boxes, shapes),
-                                                       _holes(colour_mask(image, strict), cfg))
+                                                       _holes(colour_mask(image, strict, masks.value), cfg))
     if not len(areas):
         raise NoTilesError("no tiles found: hold the camera over the grid so the black tiles show against the table")
     face, asymmetry = tile_evidence(loose, strict, centres, shapes, cfg)
@@ -270,32 +276,95 @@ def tile_evidence(loose, strict, centres, shapes, config: FindConfig):
       angle) that a four-fold symmetric shape does not have, against its
       mean reach: near 0 for the six designs, large for a letter or a digit.
     """
+    import math
+
     import numpy as np
 
     n = len(centres)
     face = np.zeros(n)
     asymmetry = np.full(n, 9.0)
-    for k in range(n):
+    if not n:
+        return face, asymmetry
+    radius = config.face_radius
+    # Every hole's frame at once: numpy's batched eigh, inv and matmul give each the very
+    # numbers one 2 x 2 at a time would.
+    cov = np.empty((n, 2, 2))
+    cov[:, 0, 0], cov[:, 0, 1], cov[:, 1, 0], cov[:, 1, 1] = shapes[:, 0], shapes[:, 1], shapes[:, 1], shapes[:, 2]
+    values, vectors = np.linalg.eigh(cov)
+    good = np.nonzero(values.min(axis=1) > 1e-6)[0]
+    if not len(good):
+        return face, asymmetry
+    inverse = np.linalg.inv(cov[good])
+    scale = np.zeros((len(good), 2, 2))
+    scale[:, 0, 0], scale[:, 1, 1] = 1 / np.sqrt(values[good, 0]), 1 / np.sqrt(values[good, 1])
+    whiten = np.matmul(np.matmul(vectors[good], scale), vectors[good].transpose(0, 2, 1))
+    # Each hole's pixels and the face around it, as offsets from its centre (loose mask first).
+    measured, ring, hole = [], [], []
+    for g, k in enumerate(good):
         for mask in (loose, strict):
-            measured = _evidence(mask, centres[k], shapes[k], config.face_radius)
-            if measured is not None:
-                face[k], asymmetry[k] = measured
+            pixels = _evidence(mask, centres[k], values[k], inverse[g], radius)
+            if pixels is not None:
                 break
+        if pixels is None:
+            continue
+        if not len(pixels[0][0]):
+            face[k], asymmetry[k] = 0.0, 9.0
+            continue
+        measured.append(g)
+        ring.append(pixels[0])
+        hole.append(pixels[1])
+    if not measured:
+        return face, asymmetry
+    measured = np.array(measured)
+    m = len(measured)
+    w = whiten[measured]
+
+    def whitened(parts):
+        owner = np.repeat(np.arange(m), [len(p[0]) for p in parts])
+        ox, oy = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+        return owner, w[owner, 0, 0] * ox + w[owner, 0, 1] * oy, w[owner, 1, 0] * ox + w[owner, 1, 1] * oy
+
+    # The face must be dark on every side: a board's square with tiles on three
+    # sides is ringed by black there, but only by a printed line on the fourth.
+    owner, ax, ay = whitened(ring)
+    sector = owner * 8 + ((np.arctan2(ay, ax) + math.pi) / (2 * math.pi) * 8).astype(np.int64) % 8
+    dark = np.concatenate([p[2] for p in ring]).astype(np.float64)
+    dark_by_sector = np.bincount(sector, weights=dark, minlength=8 * m).reshape(m, 8)
+    count_by_sector = np.bincount(sector, minlength=8 * m).reshape(m, 8)
+    shares = np.where(count_by_sector > 0, dark_by_sector / np.maximum(count_by_sector, 1), np.inf)
+    keys = good[measured]
+    face[keys] = shares.min(axis=1)
+    # The outline's farthest reach by angle, in the whitened frame.
+    owner, wx, wy = whitened(hole)
+    bins = owner * 32 + ((np.arctan2(wy, wx) + math.pi) / (2 * math.pi) * 32).astype(np.int64) % 32
+    reach_by_angle = np.zeros(32 * m)
+    np.maximum.at(reach_by_angle, bins, np.hypot(wx, wy))
+    reach_by_angle = reach_by_angle.reshape(m, 32)
+    empty = reach_by_angle == 0
+    symmetric = empty.sum(axis=1) <= 8
+    for r in np.nonzero(symmetric & empty.any(axis=1))[0]:
+        # A small design (a star's narrow middle) leaves a few directions without a pixel.
+        row, gaps = reach_by_angle[r], empty[r]
+        known = np.nonzero(~gaps)[0]
+        row[gaps] = np.interp(np.nonzero(gaps)[0], known, row[known], period=32)
+    spectrum = np.abs(np.fft.rfft(reach_by_angle[symmetric], axis=1))
+    # In Python floats, one design at a time: x ** 2 of a float is not always x * x of an array.
+    for k, row in zip(keys[symmetric], spectrum.tolist()):
+        odd = math.sqrt(sum(row[j] ** 2 for j in range(1, len(row)) if j % 4))
+        asymmetry[k] = odd / row[0]
     return face, asymmetry
 
 
-def _evidence(dark, centre, shape, radius: float):
-    """(face, asymmetry) of the hole of `dark` at `centre`, or None if `centre` is not in a hole there."""
+def _evidence(dark, centre, values, inverse, radius: float):
+    """((x, y, dark) of the face ring, (x, y) of the hole): the offsets from `centre` of the pixels
+    within `radius` of the hole of `dark` at `centre` (whose second moments have eigenvalues
+    `values` and inverse `inverse`) and not in it, and of the hole's; None if `centre` is not in a
+    hole there."""
     import math
 
     import cv2
     import numpy as np
 
-    xx, xy, yy = shape
-    cov = np.array([[xx, xy], [xy, yy]])
-    values, vectors = np.linalg.eigh(cov)
-    if values.min() <= 1e-6:
-        return None
     reach = int(math.ceil(radius * math.sqrt(values.max()))) + 2
     cx, cy = centre
     x0, y0 = int(cx) - reach, int(cy) - reach
@@ -310,35 +379,12 @@ def _evidence(dark, centre, shape, radius: float):
     seed_mask = np.zeros((roi.shape[0] + 2, roi.shape[1] + 2), np.uint8)
     cv2.floodFill(free, seed_mask, (sx, sy), 2)
     hole = free == 2
-    gy, gx = np.mgrid[0 : roi.shape[0], 0 : roi.shape[1]]
-    dx, dy = gx + x0 - cx, gy + y0 - cy
-    inverse = np.linalg.inv(cov)
-    distance2 = inverse[0, 0] * dx * dx + 2 * inverse[0, 1] * dx * dy + inverse[1, 1] * dy * dy
-    around = (distance2 <= radius * radius) & ~hole
-    if not around.any():
-        return 0.0, 9.0
-    whiten = vectors @ np.diag(1 / np.sqrt(values)) @ vectors.T
-    # The face must be dark on every side: a board's square with tiles on three
-    # sides is ringed by black there, but only by a printed line on the fourth.
-    ax = whiten[0, 0] * dx + whiten[0, 1] * dy
-    ay = whiten[1, 0] * dx + whiten[1, 1] * dy
-    sector = ((np.arctan2(ay, ax) + math.pi) / (2 * math.pi) * 8).astype(np.int64) % 8
-    dark_by_sector = np.bincount(sector[around], weights=roi[around].astype(np.float64), minlength=8)
-    count_by_sector = np.bincount(sector[around], minlength=8)
-    shares = dark_by_sector[count_by_sector > 0] / count_by_sector[count_by_sector > 0]
-    face = float(shares.min())
-    # The outline's farthest reach by angle, in the whitened frame.
-    wx, wy = ax[hole], ay[hole]
-    bins = ((np.arctan2(wy, wx) + math.pi) / (2 * math.pi) * 32).astype(np.int64) % 32
-    reach_by_angle = np.zeros(32)
-    np.maximum.at(reach_by_angle, bins, np.hypot(wx, wy))
-    empty = reach_by_angle == 0
-    if empty.sum() > 8:
-        return face, 9.0
-    if empty.any():
-        # A small design (a star's narrow middle) leaves a few directions without a pixel.
-        known = np.nonzero(~empty)[0]
-        reach_by_angle[empty] = np.interp(np.nonzero(empty)[0], known, reach_by_angle[known], period=32)
-    spectrum = np.abs(np.fft.rfft(reach_by_angle))
-    odd = np.sqrt(sum(spectrum[j] ** 2 for j in range(1, len(spectrum)) if j % 4))
-    return face, float(odd / spectrum[0])
+    # Offsets from the centre by column and by row, broadcast: the same numbers as full grids.
+    dx = np.arange(roi.shape[1]) + x0 - cx
+    dy = np.arange(roi.shape[0]) + y0 - cy
+    distance2 = inverse[0, 0] * dx[None, :] * dx[None, :] + 2 * inverse[0, 1] * dx[None, :] * dy[:, None] \
+        + inverse[1, 1] * dy[:, None] * dy[:, None]
+    rows, cols = np.nonzero((distance2 <= radius * radius) & ~hole)
+    ring = (dx[cols], dy[rows], roi[rows, cols])
+    rows, cols = np.nonzero(hole)
+    return ring, (dx[cols], dy[rows])

@@ -449,14 +449,15 @@ def _tile_side(designs: _Designs, dark, rect: Rectified) -> float:
         for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
             if (r + dr, c + dc) in have:
                 continue
+            # The band's mean across, over the one cell out from the middle that is looked at.
             if dc:
-                strip = dark[cy - band : cy + band, :]
-                line = strip.mean(axis=0)
-                ray = line[cx :: dc] if dc > 0 else line[cx::-1]
+                out = slice(cx, cx + px) if dc > 0 else slice(max(cx - px + 1, 0), cx + 1)
+                line = dark[cy - band : cy + band, out].mean(axis=0)
+                ray = line if dc > 0 else line[::-1]
             else:
-                strip = dark[:, cx - band : cx + band]
-                line = strip.mean(axis=1)
-                ray = line[cy :: dr] if dr > 0 else line[cy::-1]
+                out = slice(cy, cy + px) if dr > 0 else slice(max(cy - px + 1, 0), cy + 1)
+                line = dark[out, cx - band : cx + band].mean(axis=1)
+                ray = line if dr > 0 else line[::-1]
             # Out from the middle: the design (light), the tile's face (dark), then the table.
             ray = ray[: px] >= 0.5
             face = np.nonzero(ray)[0]

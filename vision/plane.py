@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,19 +82,6 @@ def _turns():
     return QUARTER_TURNS
 
 
-def whitening(shape):
-    """(W, W^-1) for a design's second moments (xx, xy, yy): W turns the design round, undoing the
-    local stretch of the photo's perspective (every design is four-fold symmetric). None if degenerate."""
-    import numpy as np
-
-    xx, xy, yy = shape
-    values, vectors = np.linalg.eigh(np.array([[xx, xy], [xy, yy]]))
-    if values.min() <= 1e-9:
-        return None
-    w = vectors @ np.diag(1 / np.sqrt(values)) @ vectors.T
-    return w, vectors @ np.diag(np.sqrt(values)) @ vectors.T
-
-
 def outline_segments(dark):
     """(middles M x 2, vectors M x 2) of the straight pieces of the dark surface's outlines."""
     import cv2
@@ -127,12 +115,24 @@ def tile_frames(candidates: Candidates, config: PlaneConfig) -> TileFrames:
     whiten = np.tile(np.eye(2), (n, 1, 1))
     unwhiten = np.tile(np.eye(2), (n, 1, 1))
     ok = np.zeros(n, bool)
-    usable = _usable(candidates)
-    for k in np.nonzero(usable)[0]:
-        w = whitening(candidates.shapes[k])
-        if w is not None:
-            whiten[k], unwhiten[k] = w
-            ok[k] = True
+    usable = np.nonzero(_usable(candidates))[0]
+    if len(usable):
+        # Each usable design's whitening W (it turns the design round, undoing the local stretch of the
+        # photo's perspective) and W^-1, all at once: batched eigh and matmul give each the numbers one
+        # 2 x 2 at a time would. A degenerate design (a flat ellipse) has none.
+        shapes = np.asarray(candidates.shapes, np.float64)[usable]
+        cov = np.empty((len(usable), 2, 2))
+        cov[:, 0, 0], cov[:, 0, 1], cov[:, 1, 0], cov[:, 1, 1] = shapes[:, 0], shapes[:, 1], shapes[:, 1], shapes[:, 2]
+        values, vectors = np.linalg.eigh(cov)
+        good = values.min(axis=1) > 1e-9
+        values, vectors, usable = values[good], vectors[good], usable[good]
+        turned = vectors.transpose(0, 2, 1)
+        scale = np.zeros((len(usable), 2, 2))
+        scale[:, 0, 0], scale[:, 1, 1] = 1 / np.sqrt(values[:, 0]), 1 / np.sqrt(values[:, 1])
+        whiten[usable] = np.matmul(np.matmul(vectors, scale), turned)
+        scale[:, 0, 0], scale[:, 1, 1] = np.sqrt(values[:, 0]), np.sqrt(values[:, 1])
+        unwhiten[usable] = np.matmul(np.matmul(vectors, scale), turned)
+        ok[usable] = True
     basis = np.zeros((n, 2, 2))
     oriented = np.zeros(n, bool)
     idx = np.nonzero(ok)[0]
@@ -163,7 +163,7 @@ def tile_frames(candidates: Candidates, config: PlaneConfig) -> TileFrames:
         along = dist[a, near][off < math.radians(config.axis_tolerance)]
         if len(along):
             singles.append(float(along.min()))
-    unit = float(np.median(singles)) if singles else config.default_step
+    unit = float(statistics.median(singles)) if singles else config.default_step  # np.median's value, faster
     # A photo's one-cell steps differ by design (their sizes) and gaps, but never by half.
     unit = min(max(unit, 0.7 * config.default_step), 1.5 * config.default_step)
     for a in range(len(idx)):
@@ -180,7 +180,7 @@ def tile_frames(candidates: Candidates, config: PlaneConfig) -> TileFrames:
                     # round frame is smaller than a circle's, and 2.6 steps may be 2 or 3).
                     if abs(d / unit - 1) < 0.3:
                         estimates.append(d)
-        steps[a] = float(np.median(estimates)) if estimates else unit
+        steps[a] = float(statistics.median(estimates)) if estimates else unit
     for a, k in enumerate(idx):
         if math.isnan(thetas[a]):
             continue
@@ -255,33 +255,34 @@ def _neighbour_offsets(pts, frames: TileFrames, config: PlaneConfig):
     edges = []
     if len(idx) < 2:
         return edges
-    inv = {int(k): np.linalg.inv(frames.basis[k]) for k in idx}
-    for ia, a in enumerate(idx):
-        for b in idx[ia + 1 :]:
-            d = pts[b] - pts[a]
-            oa = inv[int(a)] @ d
-            if np.abs(oa).max() > config.reach_cells + 0.5:
-                continue
-            ob = inv[int(b)] @ (-d)
-            if np.abs(ob).max() > config.reach_cells + 0.5:
-                continue
-            m = inv[int(a)] @ frames.basis[b]  # b's cell steps in a's cells: about a quarter turn
-            q = int(np.argmax([np.trace(t.T @ m) for t in turns]))
-            scale = math.sqrt(abs(np.linalg.det(m)))
-            if not 0.6 < scale < 1.6:
-                continue
-            from_b = -(turns[q] @ ob)
-            offset = (oa + from_b) / 2
-            step = np.rint(offset)
-            if not step.any() or np.abs(step).max() > config.reach_cells:
-                continue
-            error = float(np.linalg.norm(offset - step))
-            disagree = float(np.linalg.norm(oa - from_b))
-            if error > config.max_offset_error or disagree > 2 * config.max_offset_error:
-                continue
-            # Shorter steps first at equal error: a neighbour is surer than a cell across a gap.
-            rank = error + 0.05 * (abs(step).sum() - 1)
-            edges.append((rank, int(a), int(b), (int(step[0]), int(step[1])), q))
+    # Every pair at once. Batched matmul, inv, det and dot give each pair the very numbers the
+    # 2 x 2 products of one pair would (numpy runs the same kernel per matrix).
+    inverses = np.linalg.inv(frames.basis[idx])
+    a_of, b_of = np.nonzero(np.triu(np.ones((len(idx), len(idx)), bool), k=1))
+    d = pts[idx[b_of]] - pts[idx[a_of]]
+    oa = np.matmul(inverses[a_of], d[:, :, None])[:, :, 0]
+    ob = np.matmul(inverses[b_of], (-d)[:, :, None])[:, :, 0]
+    keep = (np.abs(oa).max(axis=1) <= config.reach_cells + 0.5) & (np.abs(ob).max(axis=1) <= config.reach_cells + 0.5)
+    a_of, b_of, oa, ob = a_of[keep], b_of[keep], oa[keep], ob[keep]
+    m = np.matmul(inverses[a_of], frames.basis[idx[b_of]])  # b's cell steps in a's cells: about a quarter turn
+    # trace(turn.T @ m) of the four quarter turns, the best one's index.
+    along, across = m[:, 0, 0] + m[:, 1, 1], m[:, 1, 0] - m[:, 0, 1]
+    q = np.argmax(np.stack([along, across, -along, -across], axis=1), axis=1)
+    scale = np.sqrt(np.abs(np.linalg.det(m)))
+    from_b = -np.matmul(np.array(turns)[q], ob[:, :, None])[:, :, 0]
+    offset = (oa + from_b) / 2
+    step = np.rint(offset)
+
+    def norms(v):
+        return np.sqrt(np.matmul(v[:, None, :], v[:, :, None])[:, 0, 0])
+
+    error, disagree = norms(offset - step), norms(oa - from_b)
+    good = (0.6 < scale) & (scale < 1.6) & step.any(axis=1) & (np.abs(step).max(axis=1) <= config.reach_cells) \
+        & (error <= config.max_offset_error) & (disagree <= 2 * config.max_offset_error)
+    for e in np.nonzero(good)[0]:
+        # Shorter steps first at equal error: a neighbour is surer than a cell across a gap.
+        rank = float(error[e]) + 0.05 * (abs(step[e]).sum() - 1)
+        edges.append((rank, int(idx[a_of[e]]), int(idx[b_of[e]]), (int(step[e, 0]), int(step[e, 1])), int(q[e])))
     return edges
 
 
@@ -498,9 +499,11 @@ def _shape_error(h, grid, whitens) -> float:
     import numpy as np
 
     total = 0.0
-    for (x, y), w in zip(grid, whitens):
-        s = np.linalg.svd(w @ jacobian(h, x, y), compute_uv=False)
-        total += math.log(max(s[0], 1e-9) / max(s[1], 1e-9)) ** 2
+    if len(grid):
+        # Every tile at once: batched matmul and svd give each tile the numbers of its own 2 x 2.
+        stretch = np.linalg.svd(np.matmul(np.array(whitens), _jacobians(h, grid)), compute_uv=False)
+        for big, small in stretch.tolist():
+            total += math.log(max(big, 1e-9) / max(small, 1e-9)) ** 2
     return math.sqrt(total / max(len(grid), 1))
 
 
@@ -532,6 +535,16 @@ def jacobian(h, x: float, y: float):
     p = h @ np.array([x, y, 1.0])
     w = p[2]
     return (h[:2, :2] * w - np.outer(p[:2], h[2, :2])) / (w * w)
+
+
+def _jacobians(h, points):
+    """jacobian(h, x, y) at each grid point (x, y) of `points` (N x 2): N x 2 x 2, the same numbers."""
+    import numpy as np
+
+    points = np.asarray(points, np.float64).reshape(-1, 2)
+    p = np.matmul(h, np.hstack([points, np.ones((len(points), 1))])[:, :, None])[:, :, 0]
+    w = p[:, 2]
+    return (h[None, :2, :2] * w[:, None, None] - p[:, :2, None] * h[None, None, 2, :2]) / (w * w)[:, None, None]
 
 
 def fit_projective(grid, pts, frames=None):
@@ -579,11 +592,14 @@ def fit_homography(grid, pts):
     tg, tp = normaliser(grid), normaliser(pts)
     g = np.hstack([grid, np.ones((len(grid), 1))]) @ tg.T
     p = np.hstack([pts, np.ones((len(pts), 1))]) @ tp.T
-    rows = []
-    for (x, y, _), (u, v, _) in zip(g, p):
-        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y, -u])
-        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y, -v])
-    _, _, vt = np.linalg.svd(np.array(rows))
+    # Two rows a point, [x, y, 1, 0, 0, 0, -ux, -uy, -u] and [0, 0, 0, x, y, 1, -vx, -vy, -v], filled by column.
+    x, y, u, v = g[:, 0], g[:, 1], p[:, 0], p[:, 1]
+    rows = np.zeros((2 * len(g), 9))
+    rows[0::2, 0], rows[0::2, 1], rows[0::2, 2] = x, y, 1
+    rows[0::2, 6], rows[0::2, 7], rows[0::2, 8] = -u * x, -u * y, -u
+    rows[1::2, 3], rows[1::2, 4], rows[1::2, 5] = x, y, 1
+    rows[1::2, 6], rows[1::2, 7], rows[1::2, 8] = -v * x, -v * y, -v
+    _, _, vt = np.linalg.svd(rows)
     hn = vt[-1].reshape(3, 3)
     h = np.linalg.inv(tp) @ hn @ tg
     if not np.isfinite(h).all() or abs(h[2, 2]) < 1e-12:
@@ -631,9 +647,8 @@ def unfolded(h, grid, margin: float = 1.0) -> bool:
     w = np.hstack([corners, np.ones((4, 1))]) @ h[2]
     if (w <= 0).any():
         return False
-    for x, y in corners:
-        if np.linalg.det(jacobian(h, x, y)) <= 0:
-            return False
+    if (np.linalg.det(_jacobians(h, corners)) <= 0).any():
+        return False
     jac = jacobian(h, *(grid.mean(axis=0)))
     u, v = jac[:, 0], jac[:, 1]
     lu, lv = np.linalg.norm(u), np.linalg.norm(v)
