@@ -115,7 +115,7 @@ class LatticeConfig:
     missing_level_ratio: float = 1.75
     min_missing_band: float = 0.6  # or of its band, where a design was seen but not taken
     # Or a design seen on a cell not read, on a face as dark as the tiles' (at most
-    # missing_face_level_ratio times their level): a lone tile off the grid, turned or
+    # missing_level_ratio times their level): a lone tile off the grid, turned or
     # leaning so that its cell's measures fail, a tile whose design glare has broken open.
     min_lone_face: float = 0.5  # its corners or side middles
     min_lone_dark: float = 0.4  # and its tile-black share

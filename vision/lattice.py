@@ -635,7 +635,7 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
         i, j = key[0] - rect.top, key[1] - rect.left
         if key not in tiles and key not in asked and ev.outside[i, j] <= cfg.max_outside \
                 and ev.face[i, j] >= cfg.min_lone_face and ev.dark[i, j] >= cfg.min_lone_dark \
-                and ev.level[i, j] <= strict_black:
+                and ev.level[i, j] <= cfg.missing_level_ratio * ev.face_level:
             missing.append(key)
     return [tiles[c] for c in sorted(tiles)], sorted(missing), sorted(cut_off)
 
