@@ -62,7 +62,7 @@ LONG = {
     "large": (0.9882, 16, 0),
     "occluded": (0.7615, 0, 41),
     "cutoff": (0.1138, 0, 4),
-    "extreme": (0.6452, 6, 2),  # 2 more read (far side out of focus, near tiles sharp)
+    "extreme": (0.6451, 6, 2),  # 2 more read (far side out of focus, near tiles sharp)
 }
 
 
