@@ -288,16 +288,12 @@ def tile_evidence(loose, strict, centres, shapes, config: FindConfig):
     radius = config.face_radius
     # Every hole's frame at once: numpy's batched eigh, inv and matmul give each the very
     # numbers one 2 x 2 at a time would.
-    cov = np.empty((n, 2, 2))
-    cov[:, 0, 0], cov[:, 0, 1], cov[:, 1, 0], cov[:, 1, 1] = shapes[:, 0], shapes[:, 1], shapes[:, 1], shapes[:, 2]
-    values, vectors = np.linalg.eigh(cov)
+    cov, values, vectors = moment_axes(shapes)
     good = np.nonzero(values.min(axis=1) > 1e-6)[0]
     if not len(good):
         return face, asymmetry
     inverse = np.linalg.inv(cov[good])
-    scale = np.zeros((len(good), 2, 2))
-    scale[:, 0, 0], scale[:, 1, 1] = 1 / np.sqrt(values[good, 0]), 1 / np.sqrt(values[good, 1])
-    whiten = np.matmul(np.matmul(vectors[good], scale), vectors[good].transpose(0, 2, 1))
+    whiten = frames_along(vectors[good], 1 / np.sqrt(values[good]))
     # Each hole's pixels and the face around it, as offsets from its centre (loose mask first).
     measured, ring, hole = [], [], []
     for g, k in enumerate(good):
@@ -353,6 +349,29 @@ def tile_evidence(loose, strict, centres, shapes, config: FindConfig):
         odd = math.sqrt(sum(row[j] ** 2 for j in range(1, len(row)) if j % 4))
         asymmetry[k] = odd / row[0]
     return face, asymmetry
+
+
+def moment_axes(shapes):
+    """(covariances N x 2 x 2, eigenvalues N x 2, eigenvectors N x 2 x 2) of designs' second moments
+    (N x 3: xx, xy, yy), all at once (numpy's batched eigh gives each the numbers of its own 2 x 2)."""
+    import numpy as np
+
+    shapes = np.asarray(shapes, np.float64).reshape(-1, 3)
+    cov = np.empty((len(shapes), 2, 2))
+    cov[:, 0, 0], cov[:, 0, 1], cov[:, 1, 0], cov[:, 1, 1] = shapes[:, 0], shapes[:, 1], shapes[:, 1], shapes[:, 2]
+    values, vectors = np.linalg.eigh(cov)
+    return cov, values, vectors
+
+
+def frames_along(vectors, diagonal):
+    """V diag(d) V^T for each eigenvector matrix V (N x 2 x 2) and pair d (N x 2): with d = 1/sqrt of the
+    eigenvalues, the whitening that turns a design round (undoing the photo's local stretch); with
+    d = sqrt of them, its inverse."""
+    import numpy as np
+
+    scale = np.zeros((len(vectors), 2, 2))
+    scale[:, 0, 0], scale[:, 1, 1] = diagonal[:, 0], diagonal[:, 1]
+    return np.matmul(np.matmul(vectors, scale), vectors.transpose(0, 2, 1))
 
 
 def _evidence(dark, centre, values, inverse, radius: float):

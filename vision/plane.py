@@ -42,7 +42,7 @@ from typing import Any
 
 from vision.config import PlaneConfig
 from vision.errors import LatticeError
-from vision.find import Candidates
+from vision.find import Candidates, frames_along, moment_axes
 
 Cell = tuple[int, int]  # (row, col)
 QUARTER_TURNS = None  # filled lazily: the four 2 x 2 rotation matrices by a multiple of 90 degrees
@@ -120,18 +120,11 @@ def tile_frames(candidates: Candidates, config: PlaneConfig) -> TileFrames:
         # Each usable design's whitening W (it turns the design round, undoing the local stretch of the
         # photo's perspective) and W^-1, all at once: batched eigh and matmul give each the numbers one
         # 2 x 2 at a time would. A degenerate design (a flat ellipse) has none.
-        shapes = np.asarray(candidates.shapes, np.float64)[usable]
-        cov = np.empty((len(usable), 2, 2))
-        cov[:, 0, 0], cov[:, 0, 1], cov[:, 1, 0], cov[:, 1, 1] = shapes[:, 0], shapes[:, 1], shapes[:, 1], shapes[:, 2]
-        values, vectors = np.linalg.eigh(cov)
+        _, values, vectors = moment_axes(np.asarray(candidates.shapes, np.float64)[usable])
         good = values.min(axis=1) > 1e-9
         values, vectors, usable = values[good], vectors[good], usable[good]
-        turned = vectors.transpose(0, 2, 1)
-        scale = np.zeros((len(usable), 2, 2))
-        scale[:, 0, 0], scale[:, 1, 1] = 1 / np.sqrt(values[:, 0]), 1 / np.sqrt(values[:, 1])
-        whiten[usable] = np.matmul(np.matmul(vectors, scale), turned)
-        scale[:, 0, 0], scale[:, 1, 1] = np.sqrt(values[:, 0]), np.sqrt(values[:, 1])
-        unwhiten[usable] = np.matmul(np.matmul(vectors, scale), turned)
+        whiten[usable] = frames_along(vectors, 1 / np.sqrt(values))
+        unwhiten[usable] = frames_along(vectors, np.sqrt(values))
         ok[usable] = True
     basis = np.zeros((n, 2, 2))
     oriented = np.zeros(n, bool)
