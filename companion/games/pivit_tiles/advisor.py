@@ -66,7 +66,7 @@ MAX_TRADES = 2
 DEFAULT_TIMEOUT = 2.0
 TRADE_TIMEOUTS = {False: 10.0, True: 0.5}
 # The default of advise's trade_timeout: the variation's entry of TRADE_TIMEOUTS.
-DEFAULT_TRADE_TIMEOUT = "by variation"
+_BY_VARIATION = object()
 # Samples per candidate tile for an estimated p_two (spread over the first draws).
 DEFAULT_SAMPLES = 64
 # Largest number of second-trade hands enumerated for an exact p_two.
@@ -163,7 +163,7 @@ def advise(
     unseen: list[str] | None = None,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
-    trade_timeout: float | str | None = DEFAULT_TRADE_TIMEOUT,
+    trade_timeout: float | None = _BY_VARIATION,  # type: ignore[assignment]
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     exact_limit: int = EXACT_TWO_LIMIT,
@@ -191,7 +191,7 @@ def advise(
     judge = _Judge(ts, young, timeout)
     root = _key(hand, ts)
     root_playable = judge.playable(root)
-    if trade_timeout == DEFAULT_TRADE_TIMEOUT:
+    if trade_timeout is _BY_VARIATION:
         trade_timeout = TRADE_TIMEOUTS[young]
     judge.timeout = trade_timeout  # every other hand judged is one after a trade
     advice: list[TradeAdvice] = []
