@@ -557,6 +557,7 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
     black_level = max(cfg.max_face_level_ratio * ev.face_level, ev.face_level + cfg.face_level_margin)
     black = ev.level <= black_level
     strict_black = cfg.missing_face_level_ratio * ev.face_level  # the same, for a face whose design is not seen
+    askable = ev.level <= cfg.missing_level_ratio * ev.face_level  # dark enough for a cell to be asked about
     tiles: dict[Cell, TileCell] = {}
     looked: set[Cell] = set()
     for key, k in ev.design.items():
@@ -610,7 +611,7 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
                         or (ev.outside[i, j] > cfg.max_outside_unseen and _touches(key, tiles)):
                     cut_off.append(key)
                     continue
-            if ev.outside[i, j] > cfg.max_outside or ev.level[i, j] > cfg.missing_level_ratio * ev.face_level:
+            if ev.outside[i, j] > cfg.max_outside or not askable[i, j]:
                 continue
             # A tile's face rings it on every side (a printed square or a shadow lies beside the
             # tiles, a dark band on one or two sides of the cell).
@@ -635,7 +636,7 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
         i, j = key[0] - rect.top, key[1] - rect.left
         if key not in tiles and key not in asked and ev.outside[i, j] <= cfg.max_outside \
                 and ev.face[i, j] >= cfg.min_lone_face and ev.dark[i, j] >= cfg.min_lone_dark \
-                and ev.level[i, j] <= cfg.missing_level_ratio * ev.face_level:
+                and askable[i, j]:
             missing.append(key)
     return [tiles[c] for c in sorted(tiles)], sorted(missing), sorted(cut_off)
 
