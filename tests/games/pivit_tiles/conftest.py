@@ -13,7 +13,6 @@ import pytest
 from companion.games.pivit_tiles.check import check_grid, find_lines, line_fault
 
 
-
 def _shapes(n):
     shapes = {frozenset([(0, 0)])}
     for _ in range(n - 1):
@@ -65,7 +64,6 @@ def _has_grid(hand, young):
         if fill(0):
             return True
     return False
-
 
 
 @pytest.fixture(scope="session")
