@@ -416,11 +416,9 @@ def _third_shares(samples, paints_arr, light, positions, cfg: ColourConfig):
     owner = np.repeat(np.arange(len(parts)), counts)
     chroma = log_chroma(np.concatenate(parts))
     if light is not None:
-        # LightEstimate.correct at each tile's own position.
-        c = light.coefficients
-        at = np.asarray(positions, np.float64)[measured]
-        offset = c[1:3] + at[:, :1] * c[3:5] + at[:, 1:] * c[5:7]
-        chroma = (np.asarray(chroma, np.float64) - offset[owner]) / (1.0 + c[0])
+        # Each pixel corrected at its tile's position (x and y as columns, so they broadcast).
+        at = np.asarray(positions, np.float64)[measured][owner]
+        chroma = light.correct(chroma, (at[:, :1], at[:, 1:]))
     nearest = _nearest(chroma, np.asarray(paints_arr, np.float32)).argmin(axis=1)
     k = len(paints_arr)
     by_paint = np.bincount(owner * k + nearest, minlength=len(parts) * k).reshape(len(parts), k)
