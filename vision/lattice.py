@@ -389,6 +389,7 @@ class _Evidence:
     band: Any  # dark share of the band inside the tile's edge, mean of the four sides
     band_min: Any  # the least dark of the four sides
     band_second: Any  # the second least dark (a line's end tile, blurred, may lose its outer side)
+    sides: Any  # dark share of the band on each side: rows x cols x (top, bottom, left, right)
     face: Any  # dark share of the corners or side middles, whichever is darker
     middle: Any  # bright share of the middle (strict mask: a dark paint counts as bright)
     dark: Any  # dark share of the tile's square
@@ -533,6 +534,7 @@ def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: 
         block = lp[y0 : y0 + px, x0 : x0 + px]
         s = (pats.reshape(len(pats), -1) @ block.reshape(-1))
         sides_k = s[0:4] / area[0:4]
+        sides[i, j] = sides_k
         band[i, j], band_min[i, j] = sides_k.mean(), sides_k.min()
         band_second[i, j] = np.sort(sides_k)[1]
         face[i, j] = max(s[4] / area[4], s[5] / area[5])
@@ -542,7 +544,7 @@ def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: 
             level[i, j] = float((pats[7].reshape(-1) @ rp[y0 : y0 + px, x0 : x0 + px].reshape(-1)) / s[7])
     tile_levels = [level[key[0] - rect.top, key[1] - rect.left] for key, k in design.items() if designs.trusted[k]]
     face_level = float(np.median(tile_levels)) if tile_levels else cfg.default_face_level
-    return _Evidence(rect, band, band_min, band_second, face, middle, dark, level, outside, dark_inside, design, offset,
+    return _Evidence(rect, band, band_min, band_second, sides, face, middle, dark, level, outside, dark_inside, design, offset,
                      designs, tile, face_level)
 
 
@@ -638,7 +640,44 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
                 and ev.face[i, j] >= cfg.min_lone_face and ev.dark[i, j] >= cfg.min_lone_dark \
                 and askable[i, j]:
             missing.append(key)
+    missing += _partly_hidden(ev, cfg, set(tiles), set(missing) | set(cut_off))
     return [tiles[c] for c in sorted(tiles)], sorted(missing), sorted(cut_off)
+
+
+def _partly_hidden(ev: _Evidence, cfg: LatticeConfig, tiles: set, asked: set) -> list[Cell]:
+    """Cells where part of a tile shows from under something over the grid (a finger, a hand).
+
+    A tile half under a finger keeps a part of its black face, but no design
+    to read and not the face on every side that the rules above want. Such a
+    cell is asked about when its corners or side middles are as dark as a
+    tile's face (`min_hidden_face`), its band too (`min_hidden_band`), as dark
+    as the tiles' faces, and one of its sides that no tile stands beside is
+    dark along nearly its whole length (`min_hidden_outer_side`): the tile's
+    own outer edge. (A tile's thick side seen at an angle, a shadow, darkens
+    only the side beside that tile; a board's printed square is lighter.)
+    Beside the tiles, and from each cell found, so a run of them under one
+    finger is found from its end.
+    """
+    found: list[Cell] = []
+    rect = ev.rect
+    near = tiles | asked
+    level = cfg.hidden_level_ratio * ev.face_level
+    grew = True
+    while grew:
+        grew = False
+        for i in range(rect.rows):
+            for j in range(rect.cols):
+                key = (rect.top + i, rect.left + j)
+                if key in near or ev.outside[i, j] > cfg.max_outside or ev.level[i, j] > level \
+                        or ev.face[i, j] < cfg.min_hidden_face or ev.band[i, j] < cfg.min_hidden_band:
+                    continue
+                around = ((key[0] - 1, key[1]), (key[0] + 1, key[1]), (key[0], key[1] - 1), (key[0], key[1] + 1))
+                outer = [float(side) for n, side in zip(around, ev.sides[i, j]) if n not in near]
+                if outer and max(outer) >= cfg.min_hidden_outer_side and any(n in near for n in around):
+                    found.append(key)
+                    near.add(key)
+                    grew = True
+    return found
 
 
 def _touches(cell: Cell, tiles, diagonal: bool = False) -> bool:
