@@ -195,6 +195,15 @@ def tile_confidence(design, colour) -> float:
     return colour.confidence if colour.colour == WILD_COLOUR else min(design.confidence, colour.confidence)
 
 
+def use_opencv_threads(config: VisionConfig) -> None:
+    """Run OpenCV on `config.opencv_threads` threads in this process (0 leaves it as it is)."""
+    if config.opencv_threads:
+        import cv2
+
+        if cv2.getNumThreads() != config.opencv_threads:
+            cv2.setNumThreads(config.opencv_threads)
+
+
 def read_image(
     image,
     tileset: str = "classic",
@@ -213,6 +222,7 @@ def read_image(
 
     t0 = time.perf_counter() if started is None else started
     cfg = config or VisionConfig()
+    use_opencv_threads(cfg)
     colours = get_tileset(tileset).colours
     lattice, found, missing, seen = _locate(image, cfg)
     tile_px = lattice.pitch * lattice.tile
@@ -316,4 +326,4 @@ def read_image_file(path: str, tileset: str = "classic", calibration: Calibratio
     return read_image_bytes(read_photo_bytes(path, cfg.decode), tileset, calibration, cfg)
 
 
-__all__ = ["ReadResult", "VisionError", "read_image", "read_image_bytes", "read_image_file"]
+__all__ = ["ReadResult", "VisionError", "read_image", "read_image_bytes", "read_image_file", "use_opencv_threads"]
