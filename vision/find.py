@@ -59,6 +59,7 @@ class Masks:
     value: Any  # uint8: the brightest channel (HSV value), designs of every colour bright in it
     table: Any  # float32: the table's brightness around each pixel (dark pixels left out)
     face: float  # the black faces' brightness (a low percentile of the loose mask's pixels)
+    least: Any = None  # uint8: the darkest channel (value - least is a pixel's chroma, see colour_mask)
 
 
 def dark_masks(image, config: FindConfig):
@@ -81,19 +82,25 @@ def surface_masks(image, config: FindConfig, valid=None) -> Masks:
     `valid` (bool, optional) marks the pixels that are part of the photo: the
     others (outside a rectified photo's frame) count neither as table nor as dark.
     """
+    import math
+
     import cv2
     import numpy as np
 
     blue, green, red = cv2.split(image)
     value = cv2.max(cv2.max(blue, green), red)  # HSV value: designs of every colour are bright in it
+    least = cv2.min(cv2.min(blue, green), red)
     height, width = value.shape
     sample = value[::4, ::4] if valid is None else value[::4, ::4][valid[::4, ::4]]
     median = float(np.median(sample)) if sample.size else 128.0
-    first = value < config.dark_ratio * max(median, 1.0)
+    # A whole-number value is under a level exactly when it is under the level rounded up:
+    # a byte compare instead of a float one (the same mask).
+    free = value >= math.ceil(config.dark_ratio * max(median, 1.0))
+    if valid is not None:
+        free &= valid
     # Table brightness at coarse scale, a normalised blur that skips dark pixels.
     coarse = max(1, min(height, width) // 96)
     small = cv2.resize(value, (width // coarse, height // coarse), interpolation=cv2.INTER_AREA).astype(np.float32)
-    free = ~first if valid is None else (~first & valid)
     weight = cv2.resize(free.astype(np.float32), (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA)
     sigma = max(small.shape) / config.background_cells
     num = cv2.GaussianBlur(small * weight, (0, 0), sigma)
@@ -104,32 +111,37 @@ def surface_masks(image, config: FindConfig, valid=None) -> Masks:
     if valid is not None:
         loose &= valid
     strict = loose
-    face = float(np.percentile(value[loose], 25)) if loose.any() else 0.0
+    face = 0.0
     if loose.any():
+        face = float(np.percentile(value[loose], 25))
         # A low percentile: dark paints let into `loose` must not raise the faces' level.
         cap = max(config.face_ratio * face, face + config.face_margin * median)
         # Below the cap, but up to a higher share of the table than `loose`: on a dim
         # table a blurred margin rises above 0.45 of it, yet stays far below the paints.
-        strict = value < np.minimum(config.face_table_ratio * table, cap)
+        # (Under the lesser of two levels is under both; the cap, a float32 like the
+        # table, rounded up as above.)
+        strict = value < config.face_table_ratio * table
+        strict &= value < math.ceil(np.float32(cap))
         if valid is not None:
             strict &= valid
-    return Masks(loose.astype(np.uint8), strict.astype(np.uint8), value, table, face)
+    return Masks(loose.astype(np.uint8), strict.astype(np.uint8), value, table, face, least)
 
 
-def colour_mask(image, strict, value=None):
+def colour_mask(image, strict, value=None, least=None):
     """`strict` with colourful pixels taken out: a dark paint (a deep green under a dim lamp, on a
     light board) is still colourful while the black face is grey, so its design is a hole here.
 
     Only for designs found nowhere else: JPEG keeps colour at half resolution,
-    and its bleed can open a thin black margin. `value` is the image's brightest channel if known
-    (Masks.value).
+    and its bleed can open a thin black margin. `value` and `least` are the image's brightest and
+    darkest channels if known (Masks.value, Masks.least).
     """
     import cv2
 
-    blue, green, red = cv2.split(image)
-    if value is None:
+    if value is None or least is None:
+        blue, green, red = cv2.split(image)
         value = cv2.max(cv2.max(blue, green), red)
-    chroma = cv2.subtract(value, cv2.min(cv2.min(blue, green), red))
+        least = cv2.min(cv2.min(blue, green), red)
+    chroma = cv2.subtract(value, least)
     return (strict.astype(bool) & (chroma < 40)).astype("uint8")
 
 
@@ -244,7 +256,7 @@ def find_tiles(image, config: FindConfig | None = None, valid=None) -> Candidate
     if strict is not loose:
         centres, areas, boxes, shapes = _merge_holes((centres, areas, boxes, shapes), _holes(strict, cfg))
         centres, areas, boxes, shapes = _add_new_holes((centres, areas, boxes, shapes),
-                                                       _holes(colour_mask(image, strict, masks.value), cfg))
+                                                       _holes(colour_mask(image, strict, masks.value, masks.least), cfg))
     if not len(areas):
         raise NoTilesError("no tiles found: hold the camera over the grid so the black tiles show against the table")
     face, asymmetry = tile_evidence(loose, strict, centres, shapes, cfg)
