@@ -328,9 +328,12 @@ def tile_evidence(loose, strict, centres, shapes, config: FindConfig):
     w = whiten[measured]
 
     def whitened(parts):
-        owner = np.repeat(np.arange(m), [len(p[0]) for p in parts])
+        counts = [len(p[0]) for p in parts]
+        owner = np.repeat(np.arange(m), counts)
         ox, oy = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
-        return owner, w[owner, 0, 0] * ox + w[owner, 0, 1] * oy, w[owner, 1, 0] * ox + w[owner, 1, 1] * oy
+        # Each pixel's hole's frame, repeated hole by hole (the values w[owner] would gather).
+        a, b, c, d = (np.repeat(w[:, i, j], counts) for i, j in ((0, 0), (0, 1), (1, 0), (1, 1)))
+        return owner, a * ox + b * oy, c * ox + d * oy
 
     # The face must be dark on every side: a board's square with tiles on three
     # sides is ringed by black there, but only by a printed line on the fourth.
@@ -406,7 +409,7 @@ def _evidence(dark, centre, values, inverse, radius: float):
     sx, sy = int(round(cx - x0)), int(round(cy - y0))
     if roi[sy, sx]:
         return None
-    free = (1 - roi).astype(np.uint8)
+    free = 1 - roi  # a new uint8 array
     seed_mask = np.zeros((roi.shape[0] + 2, roi.shape[1] + 2), np.uint8)
     cv2.floodFill(free, seed_mask, (sx, sy), 2)
     hole = free == 2
