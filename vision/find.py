@@ -308,9 +308,13 @@ def tile_evidence(loose, strict, centres, shapes, config: FindConfig):
     whiten = frames_along(vectors[good], 1 / np.sqrt(values[good]))
     # Each hole's pixels and the face around it, as offsets from its centre (loose mask first).
     measured, ring, hole = [], [], []
-    for g, k in enumerate(good):
+    # Each hole's reach (as _evidence would take it from its largest eigenvalue) and centre, in
+    # Python numbers: the same values, without numpy's overhead per hole.
+    reaches = (np.ceil(radius * np.sqrt(values.max(axis=1))).astype(np.int64) + 2).tolist()
+    middles = np.asarray(centres, np.float64).tolist()
+    for g, k in enumerate(good.tolist()):
         for mask in (loose, strict):
-            pixels = _evidence(mask, centres[k], values[k], inverse[g], radius)
+            pixels = _evidence(mask, middles[k], reaches[k], inverse[g], radius)
             if pixels is not None:
                 break
         if pixels is None:
@@ -389,17 +393,15 @@ def frames_along(vectors, diagonal):
     return np.matmul(np.matmul(vectors, scale), vectors.transpose(0, 2, 1))
 
 
-def _evidence(dark, centre, values, inverse, radius: float):
+def _evidence(dark, centre, reach: int, inverse, radius: float):
     """((x, y, dark) of the face ring, (x, y) of the hole): the offsets from `centre` of the pixels
-    within `radius` of the hole of `dark` at `centre` (whose second moments have eigenvalues
-    `values` and inverse `inverse`) and not in it, and of the hole's; None if `centre` is not in a
-    hole there."""
-    import math
-
+    within `radius` of the hole of `dark` at `centre` (whose second moments have the inverse
+    `inverse`) and not in it, and of the hole's; None if `centre` is not in a hole there. `reach`
+    is ceil(radius * sqrt(the moments' largest eigenvalue)) + 2: the pixels looked at lie within
+    it of the centre."""
     import cv2
     import numpy as np
 
-    reach = int(math.ceil(radius * math.sqrt(values.max()))) + 2
     cx, cy = centre
     x0, y0 = int(cx) - reach, int(cy) - reach
     height, width = dark.shape
@@ -416,9 +418,12 @@ def _evidence(dark, centre, values, inverse, radius: float):
     # Offsets from the centre by column and by row, broadcast: the same numbers as full grids.
     dx = np.arange(roi.shape[1]) + x0 - cx
     dy = np.arange(roi.shape[0]) + y0 - cy
-    distance2 = inverse[0, 0] * dx[None, :] * dx[None, :] + 2 * inverse[0, 1] * dx[None, :] * dy[:, None] \
-        + inverse[1, 1] * dy[:, None] * dy[:, None]
+    # i00 dx dx + 2 i01 dx dy + i11 dy dy, term by term as written out over full grids (the
+    # same products and sums, in place).
+    distance2 = np.multiply.outer(dy, 2 * inverse[0, 1] * dx)
+    distance2 += inverse[0, 0] * dx * dx
+    distance2 += (inverse[1, 1] * dy * dy)[:, None]
     rows, cols = np.nonzero((distance2 <= radius * radius) & ~hole)
     ring = (dx[cols], dy[rows], roi[rows, cols])
-    rows, cols = np.nonzero(hole)
+    rows, cols = np.divmod(np.flatnonzero(hole), hole.shape[1])
     return ring, (dx[cols], dy[rows])
