@@ -195,6 +195,18 @@ def tile_confidence(design, colour) -> float:
     return colour.confidence if colour.colour == WILD_COLOUR else min(design.confidence, colour.confidence)
 
 
+def load_reader() -> None:
+    """Import everything a read uses (NumPy, OpenCV and every stage) without running any of it:
+    for a process about to fork workers that will read photos."""
+    import cv2  # noqa: F401
+    import numpy.fft  # noqa: F401
+
+    import companion.games.pivit_tiles.tiles  # noqa: F401
+    import vision.capture  # noqa: F401
+    import vision.lattice  # noqa: F401
+    import vision.plane  # noqa: F401
+
+
 def use_opencv_threads(config: VisionConfig) -> None:
     """Run OpenCV on `config.opencv_threads` threads in this process (0 leaves it as it is)."""
     if config.opencv_threads:
@@ -326,4 +338,4 @@ def read_image_file(path: str, tileset: str = "classic", calibration: Calibratio
     return read_image_bytes(read_photo_bytes(path, cfg.decode), tileset, calibration, cfg)
 
 
-__all__ = ["ReadResult", "VisionError", "read_image", "read_image_bytes", "read_image_file", "use_opencv_threads"]
+__all__ = ["ReadResult", "VisionError", "read_image", "read_image_bytes", "read_image_file", "load_reader", "use_opencv_threads"]

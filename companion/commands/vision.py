@@ -234,8 +234,8 @@ def _one_blas_thread() -> None:
 
 
 def run_read(args) -> int:
-    """Read each photo; several at once in worker processes (forked before OpenCV is loaded), printed
-    in the order given as each is ready."""
+    """Read each photo; several at once in worker processes (forked once the reader is loaded, before
+    OpenCV has run), printed in the order given as each is ready."""
     _one_blas_thread()
     calibration = _load_calibration(args.calibration)
     jobs = [(path, args.tileset, calibration, args.annotate, args.json) for path in args.images]
@@ -248,6 +248,11 @@ def run_read(args) -> int:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
+        from vision.pipeline import load_reader
+
+        # Loaded once here, the reader's modules are the workers' too (fork: copied on write),
+        # not loaded again by each. OpenCV has not run yet, so no thread of its is left behind.
+        load_reader()
         pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
         reports = pool.map(_read_report, jobs)
     try:
