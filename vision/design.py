@@ -216,40 +216,43 @@ def blur_of(patch) -> float | None:
     value = brightest(patch)
     n = value.shape[0]
     m = n // 8  # the tile's own outline (against any table) stays out
-    if value.dtype != np.uint8 or m < 1:
-        return _blur_of_values(value.astype(np.float32), n, m)
-    # Bytes: the same percentiles from counts of the values, no sorting. The central
-    # differences (a - b) / 2 are halves of whole numbers, counted by |a - b|.
-    low, high = percentiles_of_counts(np.bincount(value[m:n - m, m:n - m].ravel(), minlength=256), (5, 95))
+    # A photo's patch is bytes: its percentiles come from counts of its values, no sorting.
+    counted = value.dtype == np.uint8 and m >= 1
+    if not counted:
+        value = value.astype(np.float32)
+    middle = value[m:n - m, m:n - m]
+    if counted:
+        low, high = percentiles_of_counts(np.bincount(middle.ravel(), minlength=256), (5, 95))
+    else:
+        low, high = percentiles(middle, (5, 95))
     contrast = float(high - low)
     if contrast < 40.0:
         return None
-    wide = value.astype(np.int16)
-    inside = slice(m, n - m)
-    steepest = min(percentiles_of_counts(np.bincount(np.abs(g).ravel(), minlength=256), (99,), unit=0.5)[0] for g in (
-        wide[inside, m + 1:n - m + 1] - wide[inside, m - 1:n - m - 1],
-        wide[m + 1:n - m + 1, inside] - wide[m - 1:n - m - 1, inside]))
+    steepest = _steepest(value, m, counted)
     return contrast / (max(steepest, 1e-6) * math.sqrt(2 * math.pi)) / n
 
 
-def _blur_of_values(value, n: int, m: int) -> float | None:
-    """blur_of for a float32 brightness `value` (n x n, `m` pixels of margin)."""
+def _steepest(value, m: int, counted: bool) -> float:
+    """The lesser of the 99th percentiles of the brightness's slopes across and along a patch,
+    `m` pixels in from its edges (np.gradient's central differences, only where looked at);
+    `counted`: `value` is bytes, and the percentiles come from counts."""
     import numpy as np
 
-    middle = value[m:n - m, m:n - m]
-    low, high = percentiles(middle, (5, 95))
-    contrast = float(high - low)
-    if contrast < 40.0:
-        return None
+    n = value.shape[0]
+    if counted:
+        # The central differences (a - b) / 2 of bytes are halves of whole numbers, counted by |a - b|.
+        wide = value.astype(np.int16)
+        inside = slice(m, n - m)
+        return min(percentiles_of_counts(np.bincount(np.abs(d).ravel(), minlength=256), (99,), unit=0.5)[0] for d in (
+            wide[inside, m + 1:n - m + 1] - wide[inside, m - 1:n - m - 1],
+            wide[m + 1:n - m + 1, inside] - wide[m - 1:n - m - 1, inside]))
     if m >= 1:
-        # np.gradient's central differences, only where they are looked at.
         inside = slice(m, n - m)
         gx = (value[inside, m + 1:n - m + 1] - value[inside, m - 1:n - m - 1]) / 2.0
         gy = (value[m + 1:n - m + 1, inside] - value[m - 1:n - m - 1, inside]) / 2.0
     else:
         gy, gx = np.gradient(value)
-    steepest = min(percentiles(np.abs(g), (99,))[0] for g in (gx, gy))
-    return contrast / (max(steepest, 1e-6) * math.sqrt(2 * math.pi)) / n
+    return min(percentiles(np.abs(g), (99,))[0] for g in (gx, gy))
 
 
 def percentiles_of_counts(counts, qs, unit: float = 1.0) -> list[float]:
