@@ -18,25 +18,35 @@ from companion import __version__
 from companion.errors import InputError
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command_names() -> list[str]:
+    import companion.commands as commands_pkg
+
+    return sorted(m.name for m in pkgutil.iter_modules(commands_pkg.__path__) if not m.name.startswith("_"))
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of `command` alone (then only its module is imported)."""
     parser = argparse.ArgumentParser(
         prog="companion",
         description="Table companion for Pivit, Quivit, the Pivit board game and Scrabble Junior.",
     )
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
-    import companion.commands as commands_pkg
-
-    for info in sorted(pkgutil.iter_modules(commands_pkg.__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"companion.commands.{info.name}")
-        module.register(subparsers)
+    for name in _command_names():
+        if command is None or name == command:
+            importlib.import_module(f"companion.commands.{name}").register(subparsers)
     return parser
 
 
+def _named_command(argv: list[str]) -> str | None:
+    """The command the arguments start with, if it is one: a run needs only that command's module
+    (and the standard library modules it loads), `companion --help` and a mistyped name all of them."""
+    first = next((a for a in argv if not a.startswith("-")), None)
+    return first if first in _command_names() else None
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    parser = build_parser(_named_command(sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:

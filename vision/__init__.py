@@ -4,7 +4,7 @@ The pipeline is a chain of pure stages (vision.find, vision.lattice,
 vision.colour, vision.design, vision.assemble), each a function with its
 config passed in that raises a VisionError subclass when it gives up;
 vision.capture is the only module that touches a camera. Importing this
-package is cheap: OpenCV and NumPy load on first use.
+package is cheap: the stages, OpenCV and NumPy load on first use.
 
 For the web page: `read_image_bytes(data, tileset="classic", calibration=None)`
 returns a ReadResult with `.tiles`, `.grid`, `.elapsed_ms` and
@@ -16,7 +16,6 @@ raises the same errors.
 """
 from __future__ import annotations
 
-from vision.colour import Calibration
 from vision.errors import (
     BadImageError,
     CalibrationError,
@@ -27,8 +26,37 @@ from vision.errors import (
     RetakePhotoError,
     VisionError,
 )
-from vision.hand import HandResult, HandTile, read_hand, read_hand_bytes, read_hand_file
-from vision.pipeline import ReadResult, read_image, read_image_bytes, read_image_file
+
+# The rest loads on first use (PEP 562): a grid read never needs the hand reader's code, and a
+# process that reads photos pays for compiling only the modules it runs.
+_LAZY = {
+    "Calibration": "vision.colour",
+    "HandResult": "vision.hand",
+    "HandTile": "vision.hand",
+    "read_hand": "vision.hand",
+    "read_hand_bytes": "vision.hand",
+    "read_hand_file": "vision.hand",
+    "ReadResult": "vision.pipeline",
+    "read_image": "vision.pipeline",
+    "read_image_bytes": "vision.pipeline",
+    "read_image_file": "vision.pipeline",
+}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'vision' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "BadImageError",

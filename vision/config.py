@@ -224,3 +224,8 @@ class VisionConfig:
     design: DesignConfig = field(default_factory=DesignConfig)
     colour: ColourConfig = field(default_factory=ColourConfig)
     assemble: AssembleConfig = field(default_factory=AssembleConfig)
+    # OpenCV's threads while reading (0: leave OpenCV's own setting). One: the reader's images
+    # are small, so handing each call to a thread pool costs more than it gives (about a third
+    # of a read's CPU on the dev photos, same outputs), and photos are read side by side by
+    # processes (`vision read --jobs`) or the service's request threads instead.
+    opencv_threads: int = 1

@@ -24,6 +24,7 @@ star, 6 eight-point star) are also what vision.synthetic draws.
 """
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -143,14 +144,15 @@ def design_mask(patch, config: DesignConfig | None = None):
     c0 = int(round(size * (1 - cfg.core) / 2))
     core = value[c0 : size - c0, c0 : size - c0]
     threshold, _ = cv2.threshold(np.ascontiguousarray(core), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    above = inner > threshold
-    if above.all() or not above.any():
-        raise ClassifyError("no design on the tile")
-    # A design is much brighter than the black face it is printed on. (Both medians from one
-    # histogram of the 8-bit values: np.median's own numbers, without two sorts.)
-    counts = np.bincount(inner.ravel(), minlength=256)
+    # One histogram of the 8-bit values: how many lie above the threshold, and both medians
+    # below (np.median's own numbers, without two sorts).
     cut = int(threshold) + 1  # the values above the threshold
-    paint, face = _median_of_counts(counts[cut:]) + cut, _median_of_counts(counts[:cut])
+    running = np.cumsum(np.bincount(inner.ravel(), minlength=256)).tolist()
+    if running[cut - 1] in (0, running[-1]):  # all above it, or none
+        raise ClassifyError("no design on the tile")
+    above = inner > threshold
+    # A design is much brighter than the black face it is printed on.
+    paint, face = _median_of_running(running, cut, 256), _median_of_running(running, 0, cut)
     if paint - face < cfg.min_contrast or paint < cfg.min_ratio * face:
         raise ClassifyError("no design on the tile")
     mask = np.zeros(value.shape, np.uint8)
@@ -187,14 +189,14 @@ def brightest(patch):
     return np.maximum(np.maximum(patch[:, :, 0], patch[:, :, 1]), patch[:, :, 2])
 
 
-def _median_of_counts(counts) -> float:
-    """np.median of the values 0, 1, ... counted by `counts` (the mean of the middle two for an even count)."""
-    import numpy as np
-
-    total = int(counts.sum())
-    below = np.cumsum(counts)
-    low = int(np.searchsorted(below, (total - 1) // 2, side="right"))
-    high = int(np.searchsorted(below, total // 2, side="right"))
+def _median_of_running(running: list[int], start: int, stop: int) -> float:
+    """np.median of the whole numbers start .. stop - 1, each counted as often as `running` says
+    (running[i]: how many of all the values are i or less); the mean of the middle two for an
+    even count."""
+    base = running[start - 1] if start else 0
+    total = running[stop - 1] - base if stop > start else 0
+    low = bisect.bisect_right(running, base + (total - 1) // 2, start, stop)
+    high = bisect.bisect_right(running, base + total // 2, start, stop)
     return (low + high) / 2
 
 
@@ -211,23 +213,64 @@ def blur_of(patch) -> float | None:
     """
     import numpy as np
 
-    value = brightest(patch).astype(np.float32)
+    value = brightest(patch)
     n = value.shape[0]
     m = n // 8  # the tile's own outline (against any table) stays out
+    # A photo's patch is bytes: its percentiles come from counts of its values, no sorting.
+    counted = value.dtype == np.uint8 and m >= 1
+    if not counted:
+        value = value.astype(np.float32)
     middle = value[m:n - m, m:n - m]
-    low, high = percentiles(middle, (5, 95))
+    if counted:
+        low, high = percentiles_of_counts(np.bincount(middle.ravel(), minlength=256), (5, 95))
+    else:
+        low, high = percentiles(middle, (5, 95))
     contrast = float(high - low)
     if contrast < 40.0:
         return None
+    steepest = _steepest(value, m, counted)
+    return contrast / (max(steepest, 1e-6) * math.sqrt(2 * math.pi)) / n
+
+
+def _steepest(value, m: int, counted: bool) -> float:
+    """The lesser of the 99th percentiles of the brightness's slopes across and along a patch,
+    `m` pixels in from its edges (np.gradient's central differences, only where looked at);
+    `counted`: `value` is bytes, and the percentiles come from counts."""
+    import numpy as np
+
+    n = value.shape[0]
+    if counted:
+        # The central differences (a - b) / 2 of bytes are halves of whole numbers, counted by |a - b|.
+        wide = value.astype(np.int16)
+        inside = slice(m, n - m)
+        return min(percentiles_of_counts(np.bincount(np.abs(d).ravel(), minlength=256), (99,), unit=0.5)[0] for d in (
+            wide[inside, m + 1:n - m + 1] - wide[inside, m - 1:n - m - 1],
+            wide[m + 1:n - m + 1, inside] - wide[m - 1:n - m - 1, inside]))
     if m >= 1:
-        # np.gradient's central differences, only where they are looked at.
         inside = slice(m, n - m)
         gx = (value[inside, m + 1:n - m + 1] - value[inside, m - 1:n - m - 1]) / 2.0
         gy = (value[m + 1:n - m + 1, inside] - value[m - 1:n - m - 1, inside]) / 2.0
     else:
         gy, gx = np.gradient(value)
-    steepest = min(percentiles(np.abs(g), (99,))[0] for g in (gx, gy))
-    return contrast / (max(steepest, 1e-6) * math.sqrt(2 * math.pi)) / n
+    return min(percentiles(np.abs(g), (99,))[0] for g in (gx, gy))
+
+
+def percentiles_of_counts(counts, qs, unit: float = 1.0) -> list[float]:
+    """percentiles() of the values 0, unit, 2 unit, ... counted by `counts` (whole-number counts of
+    bytes, say): the same numbers, found in their running count instead of by sorting them."""
+    import numpy as np
+
+    below = np.cumsum(counts)
+    n = int(below[-1])
+    out = []
+    for q in qs:
+        r = q / 100 * (n - 1)
+        lo = int(math.floor(r))
+        hi = min(lo + 1, n - 1)
+        a = int(np.searchsorted(below, lo, side="right")) * unit
+        b = int(np.searchsorted(below, hi, side="right")) * unit
+        out.append(a + (b - a) * (r - lo))
+    return out
 
 
 def percentiles(values, qs) -> list[float]:
@@ -257,7 +300,8 @@ def design_features(mask) -> tuple[float, float, float, float]:
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     contour = max(contours, key=cv2.contourArea)
     area = float(mask.sum())
-    hull = cv2.contourArea(cv2.convexHull(contour)) + 0.5 * cv2.arcLength(cv2.convexHull(contour), True)
+    outline = cv2.convexHull(contour)
+    hull = cv2.contourArea(outline) + 0.5 * cv2.arcLength(outline, True)
     solidity = min(1.0, area / max(hull, 1.0))
     m = cv2.moments(mask, binaryImage=True)
     cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]

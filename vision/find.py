@@ -59,6 +59,7 @@ class Masks:
     value: Any  # uint8: the brightest channel (HSV value), designs of every colour bright in it
     table: Any  # float32: the table's brightness around each pixel (dark pixels left out)
     face: float  # the black faces' brightness (a low percentile of the loose mask's pixels)
+    least: Any = None  # uint8: the darkest channel (value - least is a pixel's chroma, see colour_mask)
 
 
 def dark_masks(image, config: FindConfig):
@@ -81,19 +82,25 @@ def surface_masks(image, config: FindConfig, valid=None) -> Masks:
     `valid` (bool, optional) marks the pixels that are part of the photo: the
     others (outside a rectified photo's frame) count neither as table nor as dark.
     """
+    import math
+
     import cv2
     import numpy as np
 
     blue, green, red = cv2.split(image)
     value = cv2.max(cv2.max(blue, green), red)  # HSV value: designs of every colour are bright in it
+    least = cv2.min(cv2.min(blue, green), red)
     height, width = value.shape
     sample = value[::4, ::4] if valid is None else value[::4, ::4][valid[::4, ::4]]
     median = float(np.median(sample)) if sample.size else 128.0
-    first = value < config.dark_ratio * max(median, 1.0)
+    # A whole-number value is under a level exactly when it is under the level rounded up:
+    # a byte compare instead of a float one (the same mask).
+    free = value >= math.ceil(config.dark_ratio * max(median, 1.0))
+    if valid is not None:
+        free &= valid
     # Table brightness at coarse scale, a normalised blur that skips dark pixels.
     coarse = max(1, min(height, width) // 96)
     small = cv2.resize(value, (width // coarse, height // coarse), interpolation=cv2.INTER_AREA).astype(np.float32)
-    free = ~first if valid is None else (~first & valid)
     weight = cv2.resize(free.astype(np.float32), (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA)
     sigma = max(small.shape) / config.background_cells
     num = cv2.GaussianBlur(small * weight, (0, 0), sigma)
@@ -104,32 +111,37 @@ def surface_masks(image, config: FindConfig, valid=None) -> Masks:
     if valid is not None:
         loose &= valid
     strict = loose
-    face = float(np.percentile(value[loose], 25)) if loose.any() else 0.0
+    face = 0.0
     if loose.any():
+        face = float(np.percentile(value[loose], 25))
         # A low percentile: dark paints let into `loose` must not raise the faces' level.
         cap = max(config.face_ratio * face, face + config.face_margin * median)
         # Below the cap, but up to a higher share of the table than `loose`: on a dim
         # table a blurred margin rises above 0.45 of it, yet stays far below the paints.
-        strict = value < np.minimum(config.face_table_ratio * table, cap)
+        # (Under the lesser of two levels is under both; the cap, a float32 like the
+        # table, rounded up as above.)
+        strict = value < config.face_table_ratio * table
+        strict &= value < math.ceil(np.float32(cap))
         if valid is not None:
             strict &= valid
-    return Masks(loose.astype(np.uint8), strict.astype(np.uint8), value, table, face)
+    return Masks(loose.astype(np.uint8), strict.astype(np.uint8), value, table, face, least)
 
 
-def colour_mask(image, strict, value=None):
+def colour_mask(image, strict, value=None, least=None):
     """`strict` with colourful pixels taken out: a dark paint (a deep green under a dim lamp, on a
     light board) is still colourful while the black face is grey, so its design is a hole here.
 
     Only for designs found nowhere else: JPEG keeps colour at half resolution,
-    and its bleed can open a thin black margin. `value` is the image's brightest channel if known
-    (Masks.value).
+    and its bleed can open a thin black margin. `value` and `least` are the image's brightest and
+    darkest channels if known (Masks.value, Masks.least).
     """
     import cv2
 
-    blue, green, red = cv2.split(image)
-    if value is None:
+    if value is None or least is None:
+        blue, green, red = cv2.split(image)
         value = cv2.max(cv2.max(blue, green), red)
-    chroma = cv2.subtract(value, cv2.min(cv2.min(blue, green), red))
+        least = cv2.min(cv2.min(blue, green), red)
+    chroma = cv2.subtract(value, least)
     return (strict.astype(bool) & (chroma < 40)).astype("uint8")
 
 
@@ -244,7 +256,7 @@ def find_tiles(image, config: FindConfig | None = None, valid=None) -> Candidate
     if strict is not loose:
         centres, areas, boxes, shapes = _merge_holes((centres, areas, boxes, shapes), _holes(strict, cfg))
         centres, areas, boxes, shapes = _add_new_holes((centres, areas, boxes, shapes),
-                                                       _holes(colour_mask(image, strict, masks.value), cfg))
+                                                       _holes(colour_mask(image, strict, masks.value, masks.least), cfg))
     if not len(areas):
         raise NoTilesError("no tiles found: hold the camera over the grid so the black tiles show against the table")
     face, asymmetry = tile_evidence(loose, strict, centres, shapes, cfg)
@@ -296,9 +308,13 @@ def tile_evidence(loose, strict, centres, shapes, config: FindConfig):
     whiten = frames_along(vectors[good], 1 / np.sqrt(values[good]))
     # Each hole's pixels and the face around it, as offsets from its centre (loose mask first).
     measured, ring, hole = [], [], []
-    for g, k in enumerate(good):
+    # Each hole's reach (as _evidence would take it from its largest eigenvalue) and centre, in
+    # Python numbers: the same values, without numpy's overhead per hole.
+    reaches = (np.ceil(radius * np.sqrt(values.max(axis=1))).astype(np.int64) + 2).tolist()
+    middles = np.asarray(centres, np.float64).tolist()
+    for g, k in enumerate(good.tolist()):
         for mask in (loose, strict):
-            pixels = _evidence(mask, centres[k], values[k], inverse[g], radius)
+            pixels = _evidence(mask, middles[k], reaches[k], inverse[g], radius)
             if pixels is not None:
                 break
         if pixels is None:
@@ -316,9 +332,12 @@ def tile_evidence(loose, strict, centres, shapes, config: FindConfig):
     w = whiten[measured]
 
     def whitened(parts):
-        owner = np.repeat(np.arange(m), [len(p[0]) for p in parts])
+        counts = [len(p[0]) for p in parts]
+        owner = np.repeat(np.arange(m), counts)
         ox, oy = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
-        return owner, w[owner, 0, 0] * ox + w[owner, 0, 1] * oy, w[owner, 1, 0] * ox + w[owner, 1, 1] * oy
+        # Each pixel's hole's frame, repeated hole by hole (the values w[owner] would gather).
+        a, b, c, d = (np.repeat(w[:, i, j], counts) for i, j in ((0, 0), (0, 1), (1, 0), (1, 1)))
+        return owner, a * ox + b * oy, c * ox + d * oy
 
     # The face must be dark on every side: a board's square with tiles on three
     # sides is ringed by black there, but only by a printed line on the fourth.
@@ -374,17 +393,15 @@ def frames_along(vectors, diagonal):
     return np.matmul(np.matmul(vectors, scale), vectors.transpose(0, 2, 1))
 
 
-def _evidence(dark, centre, values, inverse, radius: float):
+def _evidence(dark, centre, reach: int, inverse, radius: float):
     """((x, y, dark) of the face ring, (x, y) of the hole): the offsets from `centre` of the pixels
-    within `radius` of the hole of `dark` at `centre` (whose second moments have eigenvalues
-    `values` and inverse `inverse`) and not in it, and of the hole's; None if `centre` is not in a
-    hole there."""
-    import math
-
+    within `radius` of the hole of `dark` at `centre` (whose second moments have the inverse
+    `inverse`) and not in it, and of the hole's; None if `centre` is not in a hole there. `reach`
+    is ceil(radius * sqrt(the moments' largest eigenvalue)) + 2: the pixels looked at lie within
+    it of the centre."""
     import cv2
     import numpy as np
 
-    reach = int(math.ceil(radius * math.sqrt(values.max()))) + 2
     cx, cy = centre
     x0, y0 = int(cx) - reach, int(cy) - reach
     height, width = dark.shape
@@ -394,16 +411,19 @@ def _evidence(dark, centre, values, inverse, radius: float):
     sx, sy = int(round(cx - x0)), int(round(cy - y0))
     if roi[sy, sx]:
         return None
-    free = (1 - roi).astype(np.uint8)
+    free = 1 - roi  # a new uint8 array
     seed_mask = np.zeros((roi.shape[0] + 2, roi.shape[1] + 2), np.uint8)
     cv2.floodFill(free, seed_mask, (sx, sy), 2)
     hole = free == 2
     # Offsets from the centre by column and by row, broadcast: the same numbers as full grids.
     dx = np.arange(roi.shape[1]) + x0 - cx
     dy = np.arange(roi.shape[0]) + y0 - cy
-    distance2 = inverse[0, 0] * dx[None, :] * dx[None, :] + 2 * inverse[0, 1] * dx[None, :] * dy[:, None] \
-        + inverse[1, 1] * dy[:, None] * dy[:, None]
+    # i00 dx dx + 2 i01 dx dy + i11 dy dy, term by term as written out over full grids (the
+    # same products and sums, in place).
+    distance2 = np.multiply.outer(dy, 2 * inverse[0, 1] * dx)
+    distance2 += inverse[0, 0] * dx * dx
+    distance2 += (inverse[1, 1] * dy * dy)[:, None]
     rows, cols = np.nonzero((distance2 <= radius * radius) & ~hole)
     ring = (dx[cols], dy[rows], roi[rows, cols])
-    rows, cols = np.nonzero(hole)
+    rows, cols = np.divmod(np.flatnonzero(hole), hole.shape[1])
     return ring, (dx[cols], dy[rows])

@@ -566,10 +566,11 @@ def read_hand(
     """
     from companion.games.pivit_tiles.tiles import get_tileset, hand_str
     from vision.assemble import tile_code
-    from vision.pipeline import read_tile, tile_confidence
+    from vision.pipeline import read_tile, tile_confidence, use_opencv_threads
 
     t0 = time.perf_counter() if started is None else started
     cfg = config or VisionConfig()
+    use_opencv_threads(cfg)
     hcfg = hand_config or HandConfig()
     colours = get_tileset(tileset).colours
     squares, designs, samples = [], [], []

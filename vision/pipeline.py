@@ -195,6 +195,27 @@ def tile_confidence(design, colour) -> float:
     return colour.confidence if colour.colour == WILD_COLOUR else min(design.confidence, colour.confidence)
 
 
+def load_reader() -> None:
+    """Import everything a read uses (NumPy, OpenCV and every stage) without running any of it:
+    for a process about to fork workers that will read photos."""
+    import cv2  # noqa: F401
+    import numpy.fft  # noqa: F401
+
+    import companion.games.pivit_tiles.tiles  # noqa: F401
+    import vision.capture  # noqa: F401
+    import vision.lattice  # noqa: F401
+    import vision.plane  # noqa: F401
+
+
+def use_opencv_threads(config: VisionConfig) -> None:
+    """Run OpenCV on `config.opencv_threads` threads in this process (0 leaves it as it is)."""
+    if config.opencv_threads:
+        import cv2
+
+        if cv2.getNumThreads() != config.opencv_threads:
+            cv2.setNumThreads(config.opencv_threads)
+
+
 def read_image(
     image,
     tileset: str = "classic",
@@ -213,6 +234,7 @@ def read_image(
 
     t0 = time.perf_counter() if started is None else started
     cfg = config or VisionConfig()
+    use_opencv_threads(cfg)
     colours = get_tileset(tileset).colours
     lattice, found, missing, seen = _locate(image, cfg)
     tile_px = lattice.pitch * lattice.tile
@@ -316,4 +338,4 @@ def read_image_file(path: str, tileset: str = "classic", calibration: Calibratio
     return read_image_bytes(read_photo_bytes(path, cfg.decode), tileset, calibration, cfg)
 
 
-__all__ = ["ReadResult", "VisionError", "read_image", "read_image_bytes", "read_image_file"]
+__all__ = ["ReadResult", "VisionError", "read_image", "read_image_bytes", "read_image_file", "load_reader", "use_opencv_threads"]

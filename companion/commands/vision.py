@@ -221,9 +221,22 @@ def _workers(asked: int, photos: int) -> int:
     return max(1, min(asked, photos))
 
 
+def _one_blas_thread() -> None:
+    """Before NumPy loads: its OpenBLAS on one thread, for this process and the workers it forks.
+
+    OpenBLAS would start a thread per core at import and spread its larger
+    products over them; the reader's matrices are small, and photos are read
+    side by side by processes instead (--jobs). An OPENBLAS_NUM_THREADS given
+    by the user stands.
+    """
+    if "numpy" not in sys.modules:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def run_read(args) -> int:
-    """Read each photo; several at once in worker processes (forked before OpenCV is loaded), printed
-    in the order given as each is ready."""
+    """Read each photo; several at once in worker processes (forked once the reader is loaded, before
+    OpenCV has run), printed in the order given as each is ready."""
+    _one_blas_thread()
     calibration = _load_calibration(args.calibration)
     jobs = [(path, args.tileset, calibration, args.annotate, args.json) for path in args.images]
     workers = _workers(args.jobs, len(jobs))
@@ -235,6 +248,11 @@ def run_read(args) -> int:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
+        from vision.pipeline import load_reader
+
+        # Loaded once here, the reader's modules are the workers' too (fork: copied on write),
+        # not loaded again by each. OpenCV has not run yet, so no thread of its is left behind.
+        load_reader()
         pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
         reports = pool.map(_read_report, jobs)
     try:
@@ -251,6 +269,7 @@ def run_read(args) -> int:
 
 
 def run_read_hand(args) -> int:
+    _one_blas_thread()
     from vision.hand import read_hand_file
 
     calibration = _load_calibration(args.calibration)
@@ -277,6 +296,7 @@ def run_read_hand(args) -> int:
 
 
 def run_check(args) -> int:
+    _one_blas_thread()
     from companion.commands.pivit import check_report, check_result_json
     from companion.games.pivit_tiles.check import check_grid
 
@@ -309,6 +329,7 @@ def run_check(args) -> int:
 
 
 def run_eval(args) -> int:
+    _one_blas_thread()
     from vision.evaluate import evaluate_folder
 
     calibration = _load_calibration(args.calibration)
