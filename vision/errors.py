@@ -57,7 +57,8 @@ class RetakePhotoError(VisionError):
     too much from the side), "cut-off" (part of the grid is outside the
     photo), "blurred", "small" (the tiles are too small in the photo),
     "unplaced" (tiles were seen that could not be placed on the grid: a group
-    left out, tiles under a hand). The message says what to do, in words a
+    left out, tiles under a hand), "unsure" (the reader is not sure of most of
+    the tiles it read). The message says what to do, in words a
     player understands.
     """
 

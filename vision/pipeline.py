@@ -277,6 +277,11 @@ def read_image(
         for cell, d, c, doubt in zip(cells, designs, colour_readings, doubts)
     ]
     assembled = assemble_grid(readings, cfg.assemble)
+    unsure = sum(not t.sure for t in assembled.tiles)
+    if unsure >= cfg.assemble.min_unsure_tiles and unsure > cfg.assemble.max_unsure_share * len(assembled.tiles):
+        raise RetakePhotoError(
+            f"the reader is not sure of {unsure} of the {len(assembled.tiles)} tiles in the photo: take it again "
+            "from above the grid, in even light, with nothing over the tiles", "unsure")
     top, left = assembled.origin
     by_cell = {(cell[0] - top, cell[1] - left): sample for cell, sample in zip(cells, samples)}
     offset_by_cell = {(cell[0] - top, cell[1] - left): off for cell, off in zip(cells, offsets)}
