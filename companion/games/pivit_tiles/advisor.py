@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 
 from companion.games.pivit_tiles.check import check_grid, line_fault
 from companion.games.pivit_tiles.grid import Grid
-from companion.games.pivit_tiles.solver import solve
+from companion.games.pivit_tiles.solver import few_tiles_proof, solve
 from companion.games.pivit_tiles.tiles import (
     COPIES,
     DESIGNS,
@@ -369,8 +369,11 @@ class _Judge:
             return False
         grid = self._swap_into_known_grid(key)
         if grid is None:
+            tiles = _tiles(key, self.ts)
+            if few_tiles_proof(tiles, self.ts, self.young):
+                return False
             self.solver_calls += 1
-            result = solve(_tiles(key, self.ts), self.ts, self.young, self.timeout)
+            result = solve(tiles, self.ts, self.young, self.timeout)
             if result.status == "timeout":
                 self.unknown.add(key)
                 return None
