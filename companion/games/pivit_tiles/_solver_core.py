@@ -61,33 +61,84 @@ def _partnered(x: int, y: int) -> bool:
 
 
 def core_proof(
-    cells: list[int], min_line: int, deadline: float | None = None, steps: int = CORE_STEPS
+    cells: list[int],
+    min_line: int,
+    deadline: float | None = None,
+    steps: int = CORE_STEPS,
+    try_first: tuple[tuple[int, ...], ...] = (),
 ) -> tuple[int, ...] | None:
     """The cells of a core that no set of lines can place (so the hand is impossible), or None.
 
     `cells[i]` is the cell of copy i, -1 for a wild. None means no core was
-    proved, not that the hand has a grid. Raises SearchTimeout after `deadline`.
+    proved, not that the hand has a grid. `try_first`: cores to try before
+    the others (say, those that proved hands a trade away). Raises
+    SearchTimeout after `deadline`.
     """
+    if len(cells) <= 1:
+        return None  # a hand of one tile is a grid of one tile, with no line
     present = sorted({x for x in cells if x >= 0})
     wilds = cells.count(-1)
     partners = {x: {y for y in present if _partnered(x, y)} for x in present}
     tight = [x for x in present if len(partners[x]) + wilds <= TIGHT_PARTNERS]
+    for size in range(1, CORE_SIZE + 2):
+        for core in itertools.combinations(tight, size):
+            if _too_few_partners(cells, core, min_line):
+                return core
     spent = 0
+    for core in _cores(tight, partners, wilds, try_first):
+        if spent >= CORE_TOTAL_STEPS:
+            return None
+        answer, used = _placeable(_problem(cells, core, min_line), deadline, steps)
+        if answer is False:
+            return core
+        spent += used
+    return None
+
+
+def _too_few_partners(cells: list[int], core: tuple[int, ...], min_line: int) -> bool:
+    """The counting proof, for core tiles that pairwise share no colour and no design.
+
+    Then every line holding a core copy holds exactly one (copies of a tile
+    never share a line). Count, over those lines and the copies in them: m
+    core copies, q partner copies (not of the core; wilds included), L lines,
+    E memberships, k groups. Each group is connected, so E >= m + q + L - k.
+    Each line holds one core copy, so the core copies' memberships number L,
+    and the partner copies' memberships E - L are at least (min_line - 1) L
+    >= (min_line - 1) m. A partner copy lies in two lines at most, and each
+    group has one that leads out and so lies in one of these lines only:
+    E - L <= 2q - k. Hence q >= m and 2q - k >= (min_line - 1) m, with
+    k >= 1. When the lines hold every copy of the hand no group needs to
+    lead out: q >= m - 1 and 2q >= (min_line - 1) m. The hand has at least
+    q partner copies; too few of them prove it impossible.
+    """
+    for x, y in itertools.combinations(core, 2):
+        if x % 6 == y % 6 or x // 6 == y // 6:
+            return False
+    m = sum(1 for x in cells if x in core)
+    q = sum(1 for x in cells if x not in core and any(_partnered(x, c) for c in core))
+    if m + q == len(cells):
+        return q < m - 1 or 2 * q < (min_line - 1) * m
+    return q < m or 2 * q - 1 < (min_line - 1) * m
+
+
+def _cores(tight: list[int], partners: dict[int, set[int]], wilds: int, try_first: tuple[tuple[int, ...], ...]):
+    """The cores to try: those of `try_first` made of tight tiles, then the others, smallest first."""
+    tried = set()
+    for core in try_first:
+        if all(x in partners for x in core) and core not in tried:
+            tried.add(core)
+            yield core
     for size in range(1, CORE_SIZE + 1):
         for core in itertools.combinations(tight, size):
             # A core of unrelated tiles proves nothing its parts do not; with
             # a wild every tile is related (they may compete for it).
-            if size > 1 and not wilds and not all(
-                any(y != x and (y in partners[x] or partners[x] & partners[y]) for y in core) for x in core
+            if core in tried or (
+                size > 1
+                and not wilds
+                and not all(any(y != x and (y in partners[x] or partners[x] & partners[y]) for y in core) for x in core)
             ):
                 continue
-            if spent >= CORE_TOTAL_STEPS:
-                return None
-            answer, used = _placeable(_problem(cells, core, min_line), deadline, steps)
-            if answer is False:
-                return core
-            spent += used
-    return None
+            yield core
 
 
 # The searches' answers and steps by problem: hands a trade apart mostly pose
@@ -245,6 +296,15 @@ class _CoreSearch:
         x = self.cells[i]
         mine = {j for line in self.lines_of[i] for j in self.lines[line][1]}
         wilds = [j for j in self.copies.get(-1, ()) if j not in mine and self._open(j)]
+        in_lines = [j for j in wilds if self.lines_of[j]]
+        new = [j for j in wilds if not self.lines_of[j]]  # interchangeable: the first ones are taken
+        wild_sets = [
+            used + tuple(new[:fresh])
+            for jokers in range(len(wilds) + 1)
+            for fresh in range(min(jokers, len(new)) + 1)
+            if jokers - fresh <= len(in_lines)
+            for used in itertools.combinations(in_lines, jokers - fresh)
+        ]
         for g in groups_of(x):
             choices = {}
             for y in GROUP_CELLS[g]:
@@ -268,15 +328,12 @@ class _CoreSearch:
                     for picked in itertools.product(*(choices[y] for y in sub)):
                         if not self._apart((i,) + picked):
                             continue
-                        for jokers in range(len(wilds) + 1):
-                            if 1 + size + jokers > MAX_LINE:
-                                break
-                            if 1 + size + jokers < self.min_line:
+                        for chosen in wild_sets:
+                            if not self.min_line <= 1 + size + len(chosen) <= MAX_LINE:
                                 continue
-                            for chosen in itertools.combinations(wilds, jokers):
-                                members = (i,) + picked + chosen
-                                if self._apart(members):
-                                    yield g, members, (g, tuple(sorted(self.cells[j] for j in members)))
+                            members = (i,) + picked + chosen
+                            if self._apart(members):
+                                yield g, members, (g, tuple(sorted(self.cells[j] for j in members)))
 
     def _apart(self, members: tuple[int, ...]) -> bool:
         """No two of these copies already share a line (two lines share at most one copy)."""
@@ -302,14 +359,30 @@ class _CoreSearch:
             self.lines_of[j].pop()
 
     def _alive(self, k: int) -> bool:
-        """False when some core copy has no partner left, or some group of lines can never reach out."""
+        """False when some core copies cannot all get lines, or some group of lines can never reach out.
+
+        Copies of a core tile in no line yet need a line each, all different
+        lines, each with a place on a partner's copy (a copy lies in two
+        lines at most); so do those of two core tiles that share no colour
+        and no design, whose lines are different too.
+        """
         cells = self.cells
         waiting = [i for i in self.order[k:] if self._open(i)]
+        need: dict[int, int] = {}
         for i in self.order[k:]:
-            if not self.lines_of[i] and not any(
-                j != i and self._open(j) and _partnered(cells[i], cells[j]) for j in range(self.n)
-            ):
-                return False
+            if not self.lines_of[i]:
+                need[cells[i]] = need.get(cells[i], 0) + 1
+        if need:
+            places = {
+                x: {j: 2 - len(self.lines_of[j]) for j in range(self.n) if self._open(j) and _partnered(x, cells[j])}
+                for x in need
+            }
+            for x, n in need.items():
+                if n > sum(places[x].values()):
+                    return False
+            for x, y in itertools.combinations(need, 2):
+                if x % 6 != y % 6 and x // 6 != y // 6 and need[x] + need[y] > sum({**places[x], **places[y]}.values()):
+                    return False
         if not self.lines:
             return True
         parent = list(range(len(self.lines)))

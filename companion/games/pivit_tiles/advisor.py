@@ -349,6 +349,9 @@ class _Judge:
         self.near: dict[tuple[int, ...], list[tuple[tuple[int, ...], int]]] = {}
         self.unknown: set[tuple[int, ...]] = set()
         self.solver_calls = 0
+        # The tiles that proved hands impossible by few_tiles_proof, latest
+        # first: hands a trade apart mostly fail for the same few tiles.
+        self.cores: list[list[str]] = []
 
     def playable(self, key: tuple[int, ...]) -> bool:
         verdict = self.verdicts.get(key, _UNJUDGED)
@@ -370,7 +373,10 @@ class _Judge:
         grid = self._swap_into_known_grid(key)
         if grid is None:
             tiles = _tiles(key, self.ts)
-            if few_tiles_proof(tiles, self.ts, self.young):
+            core = few_tiles_proof(tiles, self.ts, self.young, self.cores)
+            if core:
+                if core not in self.cores:
+                    self.cores.insert(0, core)
                 return False
             self.solver_calls += 1
             result = solve(tiles, self.ts, self.young, self.timeout)

@@ -119,7 +119,7 @@ def solve(
         return result("impossible", None, excess)
     if len(tiles) <= 1:
         return result("solved", {(0, 0): tiles[0]} if tiles else {})
-    cells = [-1 if t == WILD else DESIGNS.index(t[0]) * 6 + ts.colours.index(t[1]) for t in tiles]
+    cells = [_cell(t, ts) for t in tiles]
     min_line = 2 if young else 3
     lonely = _lonely_tile(cells, min_line)
     if lonely is not None:
@@ -147,23 +147,34 @@ def solve(
     return result("solved", grid, "", steps)
 
 
-def few_tiles_proof(hand: list[str], tileset: str | TileSet = "classic", young: bool = False) -> str:
-    """Why `hand` has no grid, proved from a few hard-to-place tiles alone (see _solver_core); "" if not.
+def few_tiles_proof(
+    hand: list[str], tileset: str | TileSet = "classic", young: bool = False, try_first: list[list[str]] = ()
+) -> list[str]:
+    """A few tiles of `hand` that no lines can place, so the hand has no grid (see _solver_core); [] if none.
 
-    "" proves nothing either way. Much cheaper than `solve` on a hand that
+    [] proves nothing either way. Much cheaper than `solve` on a hand that
     fails this way, and cheaper still for many hands a trade apart, which
-    mostly pose the same problem (its answers are remembered). Deterministic.
-    Raises TileError for a tile that is not in the tile set.
+    mostly pose the same problem (its answers are remembered). `try_first`
+    lists sets of tiles to try first (say, those that proved hands a trade
+    away). Deterministic. Raises TileError for a tile that is not in the tile set.
     """
     ts = get_tileset(tileset)
-    tiles = [parse_tile(t, ts) for t in hand]
-    cells = [-1 if t == WILD else DESIGNS.index(t[0]) * 6 + ts.colours.index(t[1]) for t in tiles]
-    core = core_proof(cells, 2 if young else 3)
-    return _core_reason(core, ts) if core is not None else ""
+    cells = [_cell(parse_tile(t, ts), ts) for t in hand]
+    first = tuple(tuple(sorted(_cell(parse_tile(t, ts), ts) for t in core)) for core in try_first)
+    core = core_proof(cells, 2 if young else 3, try_first=first)
+    return [] if core is None else _core_tiles(core, ts)
+
+
+def _cell(tile: str, ts: TileSet) -> int:
+    return -1 if tile == WILD else DESIGNS.index(tile[0]) * 6 + ts.colours.index(tile[1])
+
+
+def _core_tiles(core: tuple[int, ...], ts: TileSet) -> list[str]:
+    return [DESIGNS[x // 6] + ts.colours[x % 6] for x in core]
 
 
 def _core_reason(core: tuple[int, ...], ts: TileSet) -> str:
-    names = ", ".join(f"{tile} ({tile_name(tile)})" for tile in (DESIGNS[x // 6] + ts.colours[x % 6] for x in core))
+    names = ", ".join(f"{tile} ({tile_name(tile)})" for tile in _core_tiles(core, ts))
     return (
         f"no arrangement of these tiles forms a correct grid: {names} cannot all be placed in lines "
         "that also join the rest of the grid (every way was tried)"

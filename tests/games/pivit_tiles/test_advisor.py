@@ -266,7 +266,7 @@ def test_young_hand_whose_neighbours_need_a_few_tiles_proof():
         assert best[trade].p_one == pytest.approx(float(ref.p_one(HAND_YOUNG_HARD, trade, pile))), trade
     # Some of those hands are impossible only through the proof, and it names its tiles.
     drawn = Reference.traded(HAND_YOUNG_HARD, "1R", "2G")
-    assert "2Y (yellow clover), 4G (green square)" in few_tiles_proof(drawn, young=True)
+    assert few_tiles_proof(drawn, young=True) == ["2Y", "4G"]
     assert not ref.playable(drawn)
 
 
