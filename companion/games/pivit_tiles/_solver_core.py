@@ -55,9 +55,19 @@ class _OutOfSteps(Exception):
     pass
 
 
+def _partnered_slow(x: int, y: int) -> bool:
+    return x < 0 or y < 0 or (x != y and (x % 6 == y % 6 or x // 6 == y // 6))
+
+
+# _PARTNERED[x][y] for cells 0..35 and -1 (a wild: the last entry, so that
+# Python's index -1 finds it).
+_CELLS_AND_WILD = list(range(36)) + [-1]
+_PARTNERED = [[_partnered_slow(x, y) for y in _CELLS_AND_WILD] for x in _CELLS_AND_WILD]
+
+
 def _partnered(x: int, y: int) -> bool:
     """Can copies of cells x and y (-1: a wild) share a line?"""
-    return x < 0 or y < 0 or (x != y and (x % 6 == y % 6 or x // 6 == y // 6))
+    return _PARTNERED[x][y]
 
 
 def core_proof(
@@ -65,14 +75,14 @@ def core_proof(
     min_line: int,
     deadline: float | None = None,
     steps: int = CORE_STEPS,
-    try_first: tuple[tuple[int, ...], ...] = (),
+    search: bool = True,
 ) -> tuple[int, ...] | None:
     """The cells of a core that no set of lines can place (so the hand is impossible), or None.
 
     `cells[i]` is the cell of copy i, -1 for a wild. None means no core was
-    proved, not that the hand has a grid. `try_first`: cores to try before
-    the others (say, those that proved hands a trade away). Raises
-    SearchTimeout after `deadline`.
+    proved, not that the hand has a grid. The counting proof comes first (a
+    fraction of a millisecond); `search` adds the searches (up to
+    CORE_TOTAL_STEPS steps). Raises SearchTimeout after `deadline`.
     """
     if len(cells) <= 1:
         return None  # a hand of one tile is a grid of one tile, with no line
@@ -84,8 +94,10 @@ def core_proof(
         for core in itertools.combinations(tight, size):
             if _too_few_partners(cells, core, min_line):
                 return core
+    if not search:
+        return None
     spent = 0
-    for core in _cores(tight, partners, wilds, try_first):
+    for core in _cores(tight, partners, wilds):
         if spent >= CORE_TOTAL_STEPS:
             return None
         answer, used = _placeable(_problem(cells, core, min_line), deadline, steps)
@@ -114,25 +126,25 @@ def _too_few_partners(cells: list[int], core: tuple[int, ...], min_line: int) ->
     for x, y in itertools.combinations(core, 2):
         if x % 6 == y % 6 or x // 6 == y // 6:
             return False
-    m = sum(1 for x in cells if x in core)
-    q = sum(1 for x in cells if x not in core and any(_partnered(x, c) for c in core))
+    rows = [_PARTNERED[c] for c in core]
+    m = q = 0
+    for x in cells:
+        if x in core:
+            m += 1
+        elif any(row[x] for row in rows):
+            q += 1
     if m + q == len(cells):
         return q < m - 1 or 2 * q < (min_line - 1) * m
     return q < m or 2 * q - 1 < (min_line - 1) * m
 
 
-def _cores(tight: list[int], partners: dict[int, set[int]], wilds: int, try_first: tuple[tuple[int, ...], ...]):
-    """The cores to try: those of `try_first` made of tight tiles, then the others, smallest first."""
-    tried = set()
-    for core in try_first:
-        if all(x in partners for x in core) and core not in tried:
-            tried.add(core)
-            yield core
+def _cores(tight: list[int], partners: dict[int, set[int]], wilds: int):
+    """The cores to search, smallest first."""
     for size in range(1, CORE_SIZE + 1):
         for core in itertools.combinations(tight, size):
             # A core of unrelated tiles proves nothing its parts do not; with
             # a wild every tile is related (they may compete for it).
-            if core in tried or (
+            if (
                 size > 1
                 and not wilds
                 and not all(any(y != x and (y in partners[x] or partners[x] & partners[y]) for y in core) for x in core)
@@ -153,7 +165,8 @@ def _problem(cells: list[int], core: tuple[int, ...], min_line: int) -> tuple:
     """What the core's search depends on: the core, the copies that may share its lines (core
     tiles, their partners, wilds) in order, which of them could lead out, whether other copies
     exist, and the shortest line."""
-    near = sorted(x for x in cells if x < 0 or any(_partnered(x, c) or x == c for c in core))
+    rows = [_PARTNERED[c] for c in core]
+    near = sorted(x for x in cells if x < 0 or x in core or any(row[x] for row in rows))
     present = {x for x in cells if x >= 0}
     outside = present - set(core)
     wilds = cells.count(-1)
@@ -359,30 +372,14 @@ class _CoreSearch:
             self.lines_of[j].pop()
 
     def _alive(self, k: int) -> bool:
-        """False when some core copies cannot all get lines, or some group of lines can never reach out.
-
-        Copies of a core tile in no line yet need a line each, all different
-        lines, each with a place on a partner's copy (a copy lies in two
-        lines at most); so do those of two core tiles that share no colour
-        and no design, whose lines are different too.
-        """
+        """False when some core copy has no partner left, or some group of lines can never reach out."""
         cells = self.cells
         waiting = [i for i in self.order[k:] if self._open(i)]
-        need: dict[int, int] = {}
         for i in self.order[k:]:
-            if not self.lines_of[i]:
-                need[cells[i]] = need.get(cells[i], 0) + 1
-        if need:
-            places = {
-                x: {j: 2 - len(self.lines_of[j]) for j in range(self.n) if self._open(j) and _partnered(x, cells[j])}
-                for x in need
-            }
-            for x, n in need.items():
-                if n > sum(places[x].values()):
-                    return False
-            for x, y in itertools.combinations(need, 2):
-                if x % 6 != y % 6 and x // 6 != y // 6 and need[x] + need[y] > sum({**places[x], **places[y]}.values()):
-                    return False
+            if not self.lines_of[i] and not any(
+                j != i and self._open(j) and _partnered(cells[i], cells[j]) for j in range(self.n)
+            ):
+                return False
         if not self.lines:
             return True
         parent = list(range(len(self.lines)))

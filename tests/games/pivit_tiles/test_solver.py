@@ -19,7 +19,7 @@ from companion.games.pivit_tiles import _solver_search
 from companion.games.pivit_tiles._solver_core import core_proof
 from companion.games.pivit_tiles.check import check_grid
 from companion.games.pivit_tiles.grid import grid_str, parse_grid
-from companion.games.pivit_tiles.solver import STATUSES, solve
+from companion.games.pivit_tiles.solver import STATUSES, few_tiles_proof, solve
 from companion.games.pivit_tiles.tiles import DESIGNS, TILESETS, WILD, TileError
 
 CLASSIC = TILESETS["classic"]
@@ -263,7 +263,7 @@ CORE_PROOFS = [
         ["3R"],
     ),
     # 2Y's partners: 3Y, 5Y, 2G; 4G's: 6G, 2G, 4R. Each alone can be placed,
-    # but not both: they compete for 2G. Proved by the core search only.
+    # but not both: six copies need six partner copies (they compete for 2G).
     (
         "two tiles competing for a partner",
         "1B 1B 1O 2G 2Y 2Y 2Y 3B 3B 3O 3P 3R 3R 3Y 4G 4G 4G 4R 5B 5B 5O 5R 5Y 6G",
@@ -275,25 +275,38 @@ CORE_PROOFS = [
 @pytest.mark.parametrize("name, hand, core", CORE_PROOFS, ids=[c[0] for c in CORE_PROOFS])
 def test_a_few_tiles_prove_a_hand_impossible(name, hand, core):
     hand = hand.split()
-    proved = core_proof(cells_of(hand), 2)
+    proved = core_proof(cells_of(hand), 2, search=False)  # the counting proof does it
     assert proved is not None and [DESIGNS[x // 6] + CLASSIC.colours[x % 6] for x in proved] == core
     result = solve(hand, young=True, timeout=None)
     assert result.status == "impossible"
     assert all(tile in result.reason for tile in core), result.reason
 
 
+def test_one_tile_is_a_grid_not_a_core():
+    assert core_proof(cells_of(["3R"]), 2) is None and core_proof(cells_of(["3R"]), 3) is None
+    assert few_tiles_proof(["3R"], young=True) == []
+
+
 def test_core_proofs_agree_with_brute_force(brute_force_has_grid):
-    """Seeded small hands: a proved core means no grid (and proofs are not rare, so this tests something)."""
+    """Seeded small hands: a proved core means no grid. Proofs by counting and by the search alone
+    are both common there, so this tests each."""
     rng = random.Random(11)
     box = [d + c for d in "123" for c in "RGB" for _ in range(3)] + [WILD] * 2
-    proved = {False: 0, True: 0}
+    proved = Counter()
     for _ in range(300):
         hand = rng.sample(box, rng.randint(2, 6))
         young = rng.random() < 0.5
-        if core_proof(cells_of(hand), 2 if young else 3) is not None:
-            proved[young] += 1
+        min_line = 2 if young else 3
+        counted = core_proof(cells_of(hand), min_line, search=False)
+        searched = core_proof(cells_of(hand), min_line)
+        if counted is not None:
+            proved["counting", young] += 1
+            assert searched == counted
+        elif searched is not None:
+            proved["search", young] += 1
+        if searched is not None:
             assert not brute_force_has_grid(hand, young), (hand, young)
-    assert proved[False] > 50 and proved[True] > 50, proved
+    assert proved["counting", False] > 50 and proved["counting", True] > 50 and proved["search", False] > 20, proved
 
 
 @settings(max_examples=60)
