@@ -88,7 +88,7 @@ def core_proof(
         return None  # a hand of one tile is a grid of one tile, with no line
     present = sorted({x for x in cells if x >= 0})
     wilds = cells.count(-1)
-    partners = {x: {y for y in present if _partnered(x, y)} for x in present}
+    partners = {x: {y for y in present if _PARTNERED[x][y]} for x in present}
     tight = [x for x in present if len(partners[x]) + wilds <= TIGHT_PARTNERS]
     for size in range(1, CORE_SIZE + 2):
         for core in itertools.combinations(tight, size):

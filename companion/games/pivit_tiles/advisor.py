@@ -362,11 +362,13 @@ class _Judge:
             return False
         if sum(key) > 1 and _has_lonely_tile(key, self.min_line):
             return False
+        tiles = _tiles(key, self.ts)
+        # Before the repairs: hands a trade apart mostly fail for the same few
+        # tiles, and a repair that cannot succeed tries every cell first.
+        if few_tiles_proof(tiles, self.ts, self.young):
+            return False
         grid = self._swap_into_known_grid(key)
         if grid is None:
-            tiles = _tiles(key, self.ts)
-            if few_tiles_proof(tiles, self.ts, self.young):
-                return False
             self.solver_calls += 1
             result = solve(tiles, self.ts, self.young, self.timeout)
             if result.status == "timeout":
