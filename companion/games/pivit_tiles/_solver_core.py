@@ -90,12 +90,9 @@ def core_proof(
     wilds = cells.count(-1)
     partners = {x: {y for y in present if _PARTNERED[x][y]} for x in present}
     tight = [x for x in present if len(partners[x]) + wilds <= TIGHT_PARTNERS]
-    for size in range(1, CORE_SIZE + 2):
-        for core in itertools.combinations(tight, size):
-            if _too_few_partners(cells, core, min_line):
-                return core
-    if not search:
-        return None
+    core = _counted_core(cells, tight, min_line)
+    if core is not None or not search:
+        return core
     spent = 0
     for core in _cores(tight, partners, wilds):
         if spent >= CORE_TOTAL_STEPS:
@@ -107,7 +104,7 @@ def core_proof(
     return None
 
 
-def _too_few_partners(cells: list[int], core: tuple[int, ...], min_line: int) -> bool:
+def _too_few_partners(m: int, q: int, whole: bool, min_line: int) -> bool:
     """The counting proof, for core tiles that pairwise share no colour and no design.
 
     Then every line holding a core copy holds exactly one (copies of a tile
@@ -121,21 +118,38 @@ def _too_few_partners(cells: list[int], core: tuple[int, ...], min_line: int) ->
     E - L <= 2q - k. Hence q >= m and 2q - k >= (min_line - 1) m, with
     k >= 1. When the lines hold every copy of the hand no group needs to
     lead out: q >= m - 1 and 2q >= (min_line - 1) m. The hand has at least
-    q partner copies; too few of them prove it impossible.
+    q partner copies; too few of them prove it impossible. `whole`: the core
+    and partner copies are the whole hand.
     """
-    for x, y in itertools.combinations(core, 2):
-        if x % 6 == y % 6 or x // 6 == y // 6:
-            return False
-    rows = [_PARTNERED[c] for c in core]
-    m = q = 0
-    for x in cells:
-        if x in core:
-            m += 1
-        elif any(row[x] for row in rows):
-            q += 1
-    if m + q == len(cells):
+    if whole:
         return q < m - 1 or 2 * q < (min_line - 1) * m
     return q < m or 2 * q - 1 < (min_line - 1) * m
+
+
+def _counted_core(cells: list[int], tight: list[int], min_line: int) -> tuple[int, ...] | None:
+    """The first core (smallest first) of up to CORE_SIZE + 1 tight tiles, sharing no colour and
+    no design, that the counting proof rules out; or None."""
+    copies = {x: 0 for x in tight}
+    partner_copies = {x: 0 for x in tight}  # bit j: copy j partners x
+    for j, y in enumerate(cells):
+        if y in copies:
+            copies[y] += 1
+        for x in tight:
+            if _PARTNERED[x][y]:
+                partner_copies[x] |= 1 << j
+    n = len(cells)
+    for size in range(1, CORE_SIZE + 2):
+        for core in itertools.combinations(tight, size):
+            if size > 1 and any(x % 6 == y % 6 or x // 6 == y // 6 for x, y in itertools.combinations(core, 2)):
+                continue
+            m = sum(copies[x] for x in core)
+            union = 0
+            for x in core:
+                union |= partner_copies[x]
+            q = bin(union).count("1")
+            if _too_few_partners(m, q, m + q == n, min_line):
+                return core
+    return None
 
 
 def _cores(tight: list[int], partners: dict[int, set[int]], wilds: int):

@@ -247,7 +247,7 @@ class _HandSolver:
     def _core_proof(self) -> bool:
         """True when a few tiles of the hand are proved impossible to place (see _solver_core)."""
         try:
-            self.core = core_proof(self.cells, self.min_line, self.deadline)
+            self.core = core_proof(self.cells, self.min_line, self.deadline, search=self.young)
         except SearchTimeout:
             raise _TimedOut(self.steps) from None
         return self.core is not None
