@@ -22,11 +22,12 @@ they draw, whether it lies in the centre or in another player's hand, so the
 draw is uniform over the unseen tiles. Tiles known to be elsewhere (say, in
 other players' grids) are left out by listing the unseen tiles explicitly.
 
-Playability comes from `solver.solve`, used as a black box, with three sound
+Playability comes from `solver.solve`, used as a black box, with four sound
 shortcuts that save most of its calls: a hand with a tile that no line can
 hold is impossible; a hand one tile away from a hand already arranged is
-repaired from that grid when the repair passes the full check; and the wild
-dominates: any grid for `hand - t + d` is a grid for `hand - t + **` with the
+repaired from that grid when the repair passes the full check; a hand whose
+few tiles with the fewest partners have too few partner copies for their
+lines is impossible (`solver.few_tiles_proof`); and the wild dominates: any grid for `hand - t + d` is a grid for `hand - t + **` with the
 wild standing for d, so when the latter is impossible every draw after trading
 t is impossible too. A solver timeout is "unknown": it is counted and treated
 as not playable, so every probability is a lower bound. Every verdict is
@@ -42,7 +43,7 @@ from dataclasses import dataclass, field
 
 from companion.games.pivit_tiles.check import check_grid, line_fault
 from companion.games.pivit_tiles.grid import Grid
-from companion.games.pivit_tiles.solver import solve
+from companion.games.pivit_tiles.solver import few_tiles_proof, solve
 from companion.games.pivit_tiles.tiles import (
     COPIES,
     DESIGNS,
@@ -57,16 +58,12 @@ from companion.games.pivit_tiles.tiles import (
 # Trades the advisor looks ahead: the rulebook's two trade tokens.
 MAX_TRADES = 2
 # Seconds the solver may spend on the hand itself before it counts as
-# "unknown", and on each hand after a trade, by variation (young?). With the
-# standard rules the solver decides every hand after a trade of the bench's
-# hands in well under a second, even on a busy machine, so the limit there
-# is only a guard against a pathological hand: the advice is exact. In the
-# younger-players variation the solver cannot decide some of those hands in
-# any time worth waiting (3 s do not help), so they stay "unknown".
+# "unknown", and on each hand after a trade. The solver (with the few-tiles
+# proofs) decides every hand after a trade of the bench's hands in both
+# variations in well under the trade limit, even on a busy machine, so that
+# limit is only a guard against a pathological hand: the advice is exact.
 DEFAULT_TIMEOUT = 2.0
-TRADE_TIMEOUTS = {False: 10.0, True: 0.5}
-# The default of advise's trade_timeout: the variation's entry of TRADE_TIMEOUTS.
-_BY_VARIATION = object()
+TRADE_TIMEOUT = 10.0
 # Samples per candidate tile for an estimated p_two (spread over the first draws).
 DEFAULT_SAMPLES = 64
 # Largest number of second-trade hands enumerated for an exact p_two.
@@ -163,7 +160,7 @@ def advise(
     unseen: list[str] | None = None,
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
-    trade_timeout: float | None = _BY_VARIATION,  # type: ignore[assignment]
+    trade_timeout: float | None = TRADE_TIMEOUT,
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     exact_limit: int = EXACT_TWO_LIMIT,
@@ -173,7 +170,7 @@ def advise(
     `trades` is the trade tokens left (0, 1 or 2): with 1, p_two equals p_one.
     `unseen` is as for `unseen_pile`. `timeout` is the solver's limit in
     seconds for the hand itself, `trade_timeout` for each hand after a trade
-    (None: no limit; by default the variation's entry of TRADE_TIMEOUTS). `samples` and `seed` drive the p_two
+    (None: no limit). `samples` and `seed` drive the p_two
     estimate, used when an exact p_two would enumerate more than
     `exact_limit` hands. Ranking: p_two (the chance within the trades left)
     to the whole percent, then p_one, then the tile's notation. Deterministic
@@ -191,8 +188,6 @@ def advise(
     judge = _Judge(ts, young, timeout)
     root = _key(hand, ts)
     root_playable = judge.playable(root)
-    if trade_timeout is _BY_VARIATION:
-        trade_timeout = TRADE_TIMEOUTS[young]
     judge.timeout = trade_timeout  # every other hand judged is one after a trade
     advice: list[TradeAdvice] = []
     exact = True
@@ -367,10 +362,15 @@ class _Judge:
             return False
         if sum(key) > 1 and _has_lonely_tile(key, self.min_line):
             return False
+        tiles = _tiles(key, self.ts)
+        # Before the repairs: hands a trade apart mostly fail for the same few
+        # tiles, and a repair that cannot succeed tries every cell first.
+        if few_tiles_proof(tiles, self.ts, self.young):
+            return False
         grid = self._swap_into_known_grid(key)
         if grid is None:
             self.solver_calls += 1
-            result = solve(_tiles(key, self.ts), self.ts, self.young, self.timeout)
+            result = solve(tiles, self.ts, self.young, self.timeout)
             if result.status == "timeout":
                 self.unknown.add(key)
                 return None

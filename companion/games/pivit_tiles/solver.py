@@ -13,7 +13,9 @@ drawn on the grid by _solver_layout (an exhaustive search too), and if one
 cannot be drawn the search goes on. The order of tiles inside a line is free,
 so only which tiles share lines and where lines cross is searched, never tile
 orders. A second, heuristic search (_solver_grow) builds grids line by line;
-it often finds one first, but never decides "impossible".
+it often finds one first, but never decides "impossible". When neither
+decides at once, _solver_core looks for a few hard-to-place tiles that no set
+of lines can place (a proof about those tiles alone, sound for the whole hand).
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
+from companion.games.pivit_tiles._solver_core import core_proof
 from companion.games.pivit_tiles._solver_grow import GrowSearch
 from companion.games.pivit_tiles._solver_layout import LayoutGaveUp, choose_wilds, lay_out
 from companion.games.pivit_tiles._solver_search import (
@@ -116,7 +119,7 @@ def solve(
         return result("impossible", None, excess)
     if len(tiles) <= 1:
         return result("solved", {(0, 0): tiles[0]} if tiles else {})
-    cells = [-1 if t == WILD else DESIGNS.index(t[0]) * 6 + ts.colours.index(t[1]) for t in tiles]
+    cells = [_cell(t, ts) for t in tiles]
     min_line = 2 if young else 3
     lonely = _lonely_tile(cells, min_line)
     if lonely is not None:
@@ -124,11 +127,14 @@ def solve(
 
     deadline = None if timeout is None else started + timeout
     try:
-        found, steps = _HandSolver(cells, min_line, deadline).run()
+        solver = _HandSolver(cells, min_line, deadline)
+        found, steps = solver.run()
     except _TimedOut as exc:
         return result(
             "timeout", None, f"no answer within {timeout:g} s; the hand may still have a grid", exc.steps
         )
+    if found is None and solver.core:
+        return result("impossible", None, _core_reason(solver.core, ts), steps)
     if found is None:
         return result(
             "impossible",
@@ -139,6 +145,37 @@ def solve(
         )
     grid = normalise({cell: tiles[i] for i, cell in found.items()})
     return result("solved", grid, "", steps)
+
+
+def few_tiles_proof(hand: list[str], tileset: str | TileSet = "classic", young: bool = False) -> list[str]:
+    """A few tiles of `hand` with too few partners to be placed, so the hand has no grid; [] if none found.
+
+    The counting proof of _solver_core alone: a fraction of a millisecond,
+    where `solve` spends tens of milliseconds on a hand that fails this way
+    (solve uses it too, and more, when its first attempt does not decide).
+    [] proves nothing either way. Raises TileError for a tile that is not in
+    the tile set.
+    """
+    ts = get_tileset(tileset)
+    cells = [_cell(parse_tile(t, ts), ts) for t in hand]
+    core = core_proof(cells, 2 if young else 3, search=False)
+    return [] if core is None else _core_tiles(core, ts)
+
+
+def _cell(tile: str, ts: TileSet) -> int:
+    return -1 if tile == WILD else DESIGNS.index(tile[0]) * 6 + ts.colours.index(tile[1])
+
+
+def _core_tiles(core: tuple[int, ...], ts: TileSet) -> list[str]:
+    return [DESIGNS[x // 6] + ts.colours[x % 6] for x in core]
+
+
+def _core_reason(core: tuple[int, ...], ts: TileSet) -> str:
+    names = ", ".join(f"{tile} ({tile_name(tile)})" for tile in _core_tiles(core, ts))
+    return (
+        f"no arrangement of these tiles forms a correct grid: {names} cannot all be placed in lines "
+        "that also join the rest of the grid (every way was tried)"
+    )
 
 
 class _TimedOut(Exception):
@@ -177,6 +214,7 @@ class _HandSolver:
         self.found: dict[int, tuple[int, int]] | None = None
         self.trees_given_up = 0  # trees whose drawing was abandoned at the step limit
         self.steps = 0
+        self.core: tuple[int, ...] | None = None  # the cells _solver_core proved cannot be placed
 
     def run(self) -> tuple[dict[int, tuple[int, int]] | None, int]:
         """(copy -> cell, steps) for a drawable structure, or (None, steps) when none exists.
@@ -193,6 +231,8 @@ class _HandSolver:
             outcome = self._structures(attempt, trees_only=True)
             if outcome is True:
                 return self.found, self.steps
+            if outcome is None and attempt == 0 and self._core_proof():
+                return None, self.steps
             if outcome is False:
                 # Every tree was tried. If the tree search never had to refuse
                 # a ring and drew every tree to the end, it already was the
@@ -203,6 +243,14 @@ class _HandSolver:
                     return self.found, self.steps
                 return None, self.steps
         raise AssertionError("unreachable")
+
+    def _core_proof(self) -> bool:
+        """True when a few tiles of the hand are proved impossible to place (see _solver_core)."""
+        try:
+            self.core = core_proof(self.cells, self.min_line, self.deadline, search=self.young)
+        except SearchTimeout:
+            raise _TimedOut(self.steps) from None
+        return self.core is not None
 
     def _grow(self, attempt: int) -> dict[int, tuple[int, int]] | None:
         search = GrowSearch(

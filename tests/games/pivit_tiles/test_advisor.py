@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 from companion.cli import main
 from companion.games.pivit_tiles.advisor import AdviceError, advise, unseen_pile
 from companion.games.pivit_tiles.check import check_grid
-from companion.games.pivit_tiles.solver import solve
+from companion.games.pivit_tiles.solver import few_tiles_proof, solve
 from companion.games.pivit_tiles.tiles import TileError, get_tileset
 
 CLASSIC = get_tileset("classic")
@@ -247,6 +247,27 @@ def test_every_candidate_of_a_dealt_hand_matches_brute_force():
     for a in advice.advice:
         assert a.p_one == pytest.approx(float(ref.p_one(HAND_LONELY, a.trade, pile))), a.trade
     assert advice.advice[0].p_one == pytest.approx(18 / 91)
+
+
+# A younger players' hand (bench/advisor.py --young, seed 1, the first hand):
+# three 2Y whose only partners are 3Y and 5Y, and 4G whose only partners are
+# 6G and 4R. Dozens of hands one trade away were "unknown" (the structure
+# search ran for minutes); a few tiles' proof now decides them.
+HAND_YOUNG_HARD = "1B 1B 1O 1R 2Y 2Y 2Y 3B 3B 3O 3P 3R 3R 3Y 4G 4G 4G 4R 5B 5B 5O 5R 5Y 6G".split()
+
+
+def test_young_hand_whose_neighbours_need_a_few_tiles_proof():
+    advice = advise(HAND_YOUNG_HARD, young=True, trades=1, timeout=None, trade_timeout=None)
+    assert not advice.playable and advice.unknown == 0
+    ref = Reference(young=True)
+    pile = unseen_pile(HAND_YOUNG_HARD)
+    best = by_trade(advice)
+    for trade in ("2Y", "1R"):
+        assert best[trade].p_one == pytest.approx(float(ref.p_one(HAND_YOUNG_HARD, trade, pile))), trade
+    # Some of those hands are impossible only through the proof, and it names its tiles.
+    drawn = Reference.traded(HAND_YOUNG_HARD, "1R", "2G")
+    assert few_tiles_proof(drawn, young=True) == ["2Y", "4G"]
+    assert not ref.playable(drawn)
 
 
 def test_best_trade_matches_monte_carlo():

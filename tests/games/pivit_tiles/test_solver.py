@@ -16,9 +16,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion.games.pivit_tiles import _solver_search
+from companion.games.pivit_tiles._solver_core import core_proof
 from companion.games.pivit_tiles.check import check_grid
 from companion.games.pivit_tiles.grid import grid_str, parse_grid
-from companion.games.pivit_tiles.solver import STATUSES, solve
+from companion.games.pivit_tiles.solver import STATUSES, few_tiles_proof, solve
 from companion.games.pivit_tiles.tiles import DESIGNS, TILESETS, WILD, TileError
 
 CLASSIC = TILESETS["classic"]
@@ -237,6 +238,92 @@ small_hands = st.tuples(
 @given(hand=small_hands.filter(lambda h: max(Counter(h).values()) <= 3 and h.count(WILD) <= 2), young=st.booleans())
 def test_small_hands_agree_with_brute_force(hand, young, brute_force_has_grid):
     assert (verdict(hand, young) == "solved") == brute_force_has_grid(hand, young)
+
+
+# -- proofs from a few tiles (_solver_core) -------------------------------------------------
+
+
+def cells_of(hand):
+    return [-1 if t == WILD else DESIGNS.index(t[0]) * 6 + CLASSIC.colours.index(t[1]) for t in hand]
+
+
+CORE_PROOFS = [
+    # (name, hand, the core's tiles), younger players; hands the advisor met
+    # after one trade, which the structure search could not decide in minutes.
+    # 3R's only partners are 5R and the wild (no other red tile, no other
+    # diamond). The three 3Rs lie in three different lines, each holding 5R
+    # or the wild, which have two places each: four in all. Three lines take
+    # three places; they are one group only if a line holds both 5R and the
+    # wild or a 3R has a second line (one more place either way); and the
+    # group needs one more place to lead out to the other tiles (a 3R's lines
+    # all hold a 3R): five places.
+    (
+        "three copies with two partners",
+        "** 1P 2B 2G 2O 3R 3R 3R 4B 4G 4O 4O 4Y 4Y 5B 5G 5O 5O 5P 5R 5Y 6B 6Y 6Y",
+        ["3R"],
+    ),
+    # 2Y's partners: 3Y, 5Y, 2G; 4G's: 6G, 2G, 4R. Each alone can be placed,
+    # but not both: six copies need six partner copies (they compete for 2G).
+    (
+        "two tiles competing for a partner",
+        "1B 1B 1O 2G 2Y 2Y 2Y 3B 3B 3O 3P 3R 3R 3Y 4G 4G 4G 4R 5B 5B 5O 5R 5Y 6G",
+        ["2Y", "4G"],
+    ),
+]
+
+
+@pytest.mark.parametrize("name, hand, core", CORE_PROOFS, ids=[c[0] for c in CORE_PROOFS])
+def test_a_few_tiles_prove_a_hand_impossible(name, hand, core):
+    hand = hand.split()
+    proved = core_proof(cells_of(hand), 2, search=False)  # the counting proof does it
+    assert proved is not None and [DESIGNS[x // 6] + CLASSIC.colours[x % 6] for x in proved] == core
+    result = solve(hand, young=True, timeout=None)
+    assert result.status == "impossible"
+    assert all(tile in result.reason for tile in core), result.reason
+
+
+def test_one_tile_is_a_grid_not_a_core():
+    assert core_proof(cells_of(["3R"]), 2) is None and core_proof(cells_of(["3R"]), 3) is None
+    assert few_tiles_proof(["3R"], young=True) == []
+
+
+def test_core_proofs_agree_with_brute_force(brute_force_has_grid):
+    """Seeded small hands: a proved core means no grid. Proofs by counting and by the search alone
+    are both common there, so this tests each."""
+    rng = random.Random(11)
+    box = [d + c for d in "123" for c in "RGB" for _ in range(3)] + [WILD] * 2
+    proved = Counter()
+    for _ in range(300):
+        hand = rng.sample(box, rng.randint(2, 6))
+        young = rng.random() < 0.5
+        min_line = 2 if young else 3
+        counted = core_proof(cells_of(hand), min_line, search=False)
+        searched = core_proof(cells_of(hand), min_line)
+        if counted is not None:
+            proved["counting", young] += 1
+            assert searched == counted
+        elif searched is not None:
+            proved["search", young] += 1
+        if searched is not None:
+            assert not brute_force_has_grid(hand, young), (hand, young)
+    assert proved["counting", False] > 50 and proved["counting", True] > 50 and proved["search", False] > 20, proved
+
+
+@settings(max_examples=60)
+@given(hand=small_hands.filter(lambda h: max(Counter(h).values()) <= 3 and h.count(WILD) <= 2), young=st.booleans())
+def test_core_proofs_never_claim_a_hand_with_a_grid(hand, young, brute_force_has_grid):
+    if core_proof(cells_of(hand), 2 if young else 3) is not None:
+        assert not brute_force_has_grid(hand, young)
+
+
+@pytest.mark.parametrize("young", [False, True])
+def test_core_proofs_never_claim_a_solved_hand(young):
+    grids = [text for _, text, grid_young, tileset in GRIDS if tileset == "classic" and (young or not grid_young)]
+    for text in grids + [" ".join(h) for h in deal(77, 100)]:
+        hand = [t for t in text.split() if t != "."]
+        result = solve(hand, young=young, timeout=None)
+        if result.status == "solved":
+            assert core_proof(cells_of(hand), 2 if young else 3) is None, hand
 
 
 # -- seeded deals: the figures the benchmark reports, pinned --------------------------------
