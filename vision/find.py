@@ -59,7 +59,7 @@ class Masks:
     value: Any  # uint8: the brightest channel (HSV value), designs of every colour bright in it
     table: Any  # float32: the table's brightness around each pixel (dark pixels left out)
     face: float  # the black faces' brightness (a low percentile of the loose mask's pixels)
-    least: Any = None  # uint8: the darkest channel (value - least is a pixel's chroma, see colour_mask)
+    least: Any  # uint8: the darkest channel (value - least is a pixel's chroma, see colour_mask)
 
 
 def dark_masks(image, config: FindConfig):
@@ -127,20 +127,16 @@ def surface_masks(image, config: FindConfig, valid=None) -> Masks:
     return Masks(loose.astype(np.uint8), strict.astype(np.uint8), value, table, face, least)
 
 
-def colour_mask(image, strict, value=None, least=None):
+def colour_mask(strict, value, least):
     """`strict` with colourful pixels taken out: a dark paint (a deep green under a dim lamp, on a
     light board) is still colourful while the black face is grey, so its design is a hole here.
 
     Only for designs found nowhere else: JPEG keeps colour at half resolution,
     and its bleed can open a thin black margin. `value` and `least` are the image's brightest and
-    darkest channels if known (Masks.value, Masks.least).
+    darkest channels (Masks.value, Masks.least).
     """
     import cv2
 
-    if value is None or least is None:
-        blue, green, red = cv2.split(image)
-        value = cv2.max(cv2.max(blue, green), red)
-        least = cv2.min(cv2.min(blue, green), red)
     chroma = cv2.subtract(value, least)
     return (strict.astype(bool) & (chroma < 40)).astype("uint8")
 
@@ -256,7 +252,7 @@ def find_tiles(image, config: FindConfig | None = None, valid=None) -> Candidate
     if strict is not loose:
         centres, areas, boxes, shapes = _merge_holes((centres, areas, boxes, shapes), _holes(strict, cfg))
         centres, areas, boxes, shapes = _add_new_holes((centres, areas, boxes, shapes),
-                                                       _holes(colour_mask(image, strict, masks.value, masks.least), cfg))
+                                                       _holes(colour_mask(strict, masks.value, masks.least), cfg))
     if not len(areas):
         raise NoTilesError("no tiles found: hold the camera over the grid so the black tiles show against the table")
     face, asymmetry = tile_evidence(loose, strict, centres, shapes, cfg)

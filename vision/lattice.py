@@ -494,9 +494,6 @@ def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: 
     sums_inside = _block_sums(inside, rows, cols, px, pats[7:8])[..., 0]
     sums_dark_in = _block_sums(loose * inside, rows, cols, px, pats[7:8])[..., 0]
     sides = sums_loose[..., 0:4] / area[0:4]
-    band = sides.mean(axis=2)
-    band_min = sides.min(axis=2)
-    band_second = np.sort(sides, axis=2)[..., 1]
     face = np.maximum(sums_loose[..., 4] / area[4], sums_loose[..., 5] / area[5])
     middle = 1.0 - sums_strict[..., 0] / area[6]
     dark = sums_loose[..., 7] / area[7]
@@ -533,15 +530,16 @@ def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: 
             continue
         block = lp[y0 : y0 + px, x0 : x0 + px]
         s = (pats.reshape(len(pats), -1) @ block.reshape(-1))
-        sides_k = s[0:4] / area[0:4]
-        sides[i, j] = sides_k
-        band[i, j], band_min[i, j] = sides_k.mean(), sides_k.min()
-        band_second[i, j] = np.sort(sides_k)[1]
+        sides[i, j] = s[0:4] / area[0:4]
         face[i, j] = max(s[4] / area[4], s[5] / area[5])
         middle[i, j] = 1.0 - float((pats[6].reshape(-1) @ sp[y0 : y0 + px, x0 : x0 + px].reshape(-1)) / area[6])
         dark[i, j] = s[7] / area[7]
         if s[7] > 0:
             level[i, j] = float((pats[7].reshape(-1) @ rp[y0 : y0 + px, x0 : x0 + px].reshape(-1)) / s[7])
+    # The four sides' measures, every cell's taken around its design where it sits off its node.
+    band = sides.mean(axis=2)
+    band_min = sides.min(axis=2)
+    band_second = np.sort(sides, axis=2)[..., 1]
     tile_levels = [level[key[0] - rect.top, key[1] - rect.left] for key, k in design.items() if designs.trusted[k]]
     face_level = float(np.median(tile_levels)) if tile_levels else cfg.default_face_level
     return _Evidence(rect, band, band_min, band_second, sides, face, middle, dark, level, outside, dark_inside, design, offset,
