@@ -122,16 +122,21 @@ def test_a_photo_is_blurred_when_its_sharper_tiles_are():
     assert blur_limit([0.05, 0.052, 0.055, 0.06, 0.07], 30.0, cfg) == cfg.max_blur
 
 
+def _read_and_score(condition: str, seed: int):
+    """(photo, its read, its score) of an evaluation set's photo at 1200x900."""
+    from vision.evalsets import make_photo
+    from vision.evaluate import score_result
+
+    photo = make_photo(condition, seed, (1200, 900))
+    result = read_image_bytes(photo.data, photo.tileset)
+    return photo, result, score_result(photo.name, result, photo.cells, condition)
+
+
 def test_a_stray_tile_beside_the_grid_that_cannot_be_read_is_asked_about():
     # The evaluation set's "steep" photo 25: a stray tile two cells off the grid's corner, far
     # from the lens, its design lopsided by its sides and the slant. It used to be dropped
     # without a word; now its cell is "a tile may be missing here".
-    from vision.evalsets import make_photo
-    from vision.evaluate import score_result
-
-    photo = make_photo("steep", 25, (1200, 900))
-    result = read_image_bytes(photo.data, photo.tileset)
-    score = score_result("steep-25", result, photo.cells, "steep")
+    photo, _, score = _read_and_score("steep", 25)
     assert score.correct == len(photo.cells) - 1 and score.missing == 1 and score.confidently_wrong == 0
 
 
@@ -140,14 +145,8 @@ def test_a_board_s_dark_printed_square_beside_the_tiles_is_not_a_missing_tile():
     # the board's lines, is lighter than the tiles' faces (1.9 times their level). It was
     # reported as "a tile may be missing here"; a tile whose design is not seen is as dark as
     # the others (tests above and the evaluation sets' locks keep those asked about).
-    from vision.evalsets import make_photo
-
-    from vision.evaluate import score_result
-
-    photo = make_photo("board", 16, (1200, 900))
-    result = read_image_bytes(photo.data, photo.tileset)
+    photo, result, score = _read_and_score("board", 16)
     assert result.missing == []
-    score = score_result("board-16", result, photo.cells, "board")
     assert score.exact and score.correct == len(photo.cells)
 
 
@@ -156,12 +155,7 @@ def test_a_tile_half_under_a_finger_is_asked_about():
     # its design hidden, half of its black face showing with the tile's outer edge. It used to
     # be dropped without a word (the grid read as if the cell were empty); now its cell is "a
     # tile may be missing here", and the other 8 tiles are read.
-    from vision.evalsets import make_photo
-    from vision.evaluate import score_result
-
-    photo = make_photo("occluded", 3, (1200, 900))
-    result = read_image_bytes(photo.data, photo.tileset)
-    score = score_result("occluded-3", result, photo.cells, "occluded")
+    photo, _, score = _read_and_score("occluded", 3)
     assert score.correct == len(photo.cells) - 1 and score.missing == 1 and score.confidently_wrong == 0
 
 
