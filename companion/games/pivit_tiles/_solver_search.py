@@ -52,6 +52,34 @@ def groups_of(cell: int) -> tuple[int, int]:
     return cell % 6, 6 + cell // 6
 
 
+# groups_of and each cell's position in its two groups, looked up rather than
+# computed in the search's inner loops.
+_GROUPS = [groups_of(x) for x in range(36)]
+# _OTHERS[x][g]: the cells of group g (one of x's) other than x, with their
+# bit in the group's mask.
+_OTHERS = [
+    {g: tuple((p, y) for p, y in enumerate(GROUP_CELLS[g]) if y != x) for g in groups_of(x)} for x in range(36)
+]
+# _LINE_OPTIONS[(x, g, mask)]: (cells, sub, k) for every choice of other cells
+# `sub` (k of them, largest k first, each in combination order) of the cells of
+# group g in `mask` other than x; cells is sub with x, sorted.
+_LINE_OPTIONS: dict[tuple[int, int, int], list[tuple[tuple[int, ...], tuple[int, ...], int]]] = {}
+
+
+def _line_options(x: int, g: int, mask: int) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
+    key = (x, g, mask)
+    options = _LINE_OPTIONS.get(key)
+    if options is None:
+        others = [y for p, y in _OTHERS[x][g] if mask >> p & 1]
+        options = [
+            (tuple(sorted((x,) + sub)), sub, k)
+            for k in range(min(len(others), MAX_LINE - 1), -1, -1)
+            for sub in itertools.combinations(others, k)
+        ]
+        _LINE_OPTIONS[key] = options
+    return options
+
+
 def _option_table(min_line: int) -> list[list[list[int]]]:
     """table[mask][pos][wilds]: how many lines through position `pos` a group allows.
 
@@ -195,8 +223,8 @@ class LineSearch:
             q = first_new[x]
             if q < 0:
                 continue
-            gc, gd = groups_of(x)
-            count = table[masks[gc]][x // 6][wilds_free] + table[masks[gd]][x % 6][wilds_free]
+            d, c = divmod(x, 6)
+            count = table[masks[c]][d][wilds_free] + table[masks[6 + d]][c][wilds_free]
             if count < best_count:
                 best, best_copy, best_count = x, q, count
                 if count == 0:
@@ -224,25 +252,25 @@ class LineSearch:
         free_lines: list[list[int]] = [[] for _ in range(36)]
         wilds_new = 0
         wild_lines = []
-        cell = self.cell
-        for i, (r, c) in enumerate(self.slot):
-            x = cell[i]
-            if r < 0 and c < 0:
-                if x < 0:
-                    wilds_new += 1
-                elif first_new[x] < 0:
-                    first_new[x] = i
-            elif r < 0 or c < 0:
-                line = r if r >= 0 else c
-                if x < 0:
-                    wild_lines.append(line)
-                else:
-                    free_lines[x].append(line)
         group_new = [0] * 12
-        for x in range(36):
-            if first_new[x] >= 0:
-                group_new[x % 6] += 1
-                group_new[6 + x // 6] += 1
+        for i, (r, c), x in zip(range(self.n), self.slot, self.cell):
+            if r < 0:
+                if c < 0:
+                    if x < 0:
+                        wilds_new += 1
+                    elif first_new[x] < 0:
+                        first_new[x] = i
+                        group_new[x % 6] += 1
+                        group_new[6 + x // 6] += 1
+                elif x < 0:
+                    wild_lines.append(c)
+                else:
+                    free_lines[x].append(c)
+            elif c < 0:
+                if x < 0:
+                    wild_lines.append(r)
+                else:
+                    free_lines[x].append(r)
         return first_new, free_lines, wilds_new, wild_lines, group_new
 
     def _components(self) -> list[int]:
@@ -293,9 +321,10 @@ class LineSearch:
         """Up to two free slots (copy, its line) of this group of lines that are still alive."""
         dead = self.dead
         found = []
+        slot = self.slot
         for line in lines:
             for i in self.line_members[line]:
-                s = self.slot[i]
+                s = slot[i]
                 if (s[0] < 0 or s[1] < 0) and i not in dead:
                     if self._slot_alive(i, line, snap):
                         found.append((i, line))
@@ -329,31 +358,38 @@ class LineSearch:
         comp = self._comp
         here = comp[line]
         rings = not self.trees_only
-        wilds_out = wilds_new + sum(1 for other in wild_lines if comp[other] != here)
-        wilds_in = sum(1 for other in wild_lines if other != line and comp[other] == here) if rings else 0
+        if wild_lines:
+            wilds_out = wilds_new + sum(1 for other in wild_lines if comp[other] != here)
+            wilds_in = sum(1 for other in wild_lines if other != line and comp[other] == here) if rings else 0
+        else:
+            wilds_out = wilds_new
+            wilds_in = 0
         need = self.min_line - 1
-        for g in groups_of(x):
-            if group_new[g] - new_here >= 1 and group_new[g] - new_here + wilds_out + wilds_in >= need:
+        groups = _GROUPS[x]
+        for g in groups:
+            left = group_new[g] - new_here
+            if left >= 1 and left + wilds_out + wilds_in >= need:
                 return True  # enough uncovered tiles of that colour or design
-        for g in groups_of(x):
+        for g in groups:
             out_cells = 0  # cells with an uncovered copy
             cross_out = 0  # cells with a copy in another group of lines
             lines_out: set[int] = set()
             cross_in = 0  # cells with only copies in this group of lines
             lines_in: set[int] = set()
-            for y in GROUP_CELLS[g]:
-                if y == x:
-                    continue
+            for _, y in _OTHERS[x][g]:
                 if first_new[y] >= 0:
                     out_cells += 1
                     continue
-                outside = [other for other in free_lines[y] if comp[other] != here]
+                free = free_lines[y]
+                if not free:
+                    continue
+                outside = [other for other in free if comp[other] != here]
                 if outside:
                     cross_out += 1
                     lines_out.update(outside)
                 elif rings:
                     # Two crossings with one line are impossible: not with `line` itself.
-                    inside = [other for other in free_lines[y] if other != line]
+                    inside = [other for other in free if other != line]
                     if inside:
                         cross_in += 1
                         lines_in.update(inside)
@@ -377,17 +413,13 @@ class LineSearch:
         """
         floor = self.floor.get(x)
         options = []
-        for g in groups_of(x):
-            mask = masks[g]
-            others = [y for p, y in enumerate(GROUP_CELLS[g]) if y != x and mask >> p & 1]
-            for k in range(min(len(others), MAX_LINE - 1), -1, -1):
-                for sub in itertools.combinations(others, k):
-                    cells = tuple(sorted((x,) + sub))
-                    for jokers in range(0, min(wilds_free, MAX_LINE - 1 - k) + 1):
-                        if self.min_line <= 1 + k + jokers:
-                            key = (g, cells, jokers)
-                            if floor is None or key >= floor:
-                                options.append((g, cells, sub, jokers, key))
+        min_line = self.min_line
+        for g in _GROUPS[x]:
+            for cells, sub, k in _line_options(x, g, masks[g]):
+                for jokers in range(max(0, min_line - 1 - k), min(wilds_free, MAX_LINE - 1 - k) + 1):
+                    key = (g, cells, jokers)
+                    if floor is None or key >= floor:
+                        options.append((g, cells, sub, jokers, key))
         # Lines without wilds first: wilds are scarce and fit anywhere later.
         if self.rng is not None:
             self.rng.shuffle(options)
@@ -485,16 +517,31 @@ class LineSearch:
                     parent[other] = first
         if len({find(a) for a in parent}) > 1:
             return False
+        # The groups as bits: a line's reach is the union of its copies' groups.
+        bit = {r: 1 << n for n, r in enumerate(parent)}
+        comp_bits = [0] * 36
+        for y in range(36):
+            for r in comps_of[y]:
+                comp_bits[y] |= bit[r]
+        wild_bits = 0
+        for r in wild_comps:
+            wild_bits |= bit[r]
+        root_bit = bit[root]
+        shortest = max(self.min_line, 2)
         for g in range(12):
             cells = [y for y in GROUP_CELLS[g] if free_lines[y]]
             for k in range(min(len(cells), MAX_LINE), -1, -1):
+                if k + min(len(wild_lines), MAX_LINE - k) < shortest:
+                    continue
                 for sub in itertools.combinations(cells, k):
-                    reach = set().union(*(comps_of[y] for y in sub)) if sub else set()
+                    reach = 0
+                    for y in sub:
+                        reach |= comp_bits[y]
                     for jokers in range(0, min(len(wild_lines), MAX_LINE - k) + 1):
                         if jokers == 1:
-                            reach = reach | wild_comps
+                            reach |= wild_bits
                         # It must be able to join the group of line 0 to another group.
-                        if k + jokers >= max(self.min_line, 2) and root in reach and len(reach) > 1:
+                        if k + jokers >= shortest and reach & root_bit and reach & (reach - 1):
                             state = _LineChoice(g, frozenset(sub), [], {}, set(), None)
                             state.joining = True
                             state.key = (g, sub, jokers)

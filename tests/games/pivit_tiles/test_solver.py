@@ -404,3 +404,20 @@ def test_connect_tile_set():
             assert result.status == "impossible"
             # White plays the part of purple: the same hand, renamed, must agree.
             assert verdict([t.replace("W", "P") for t in hand]) == "impossible"
+
+
+@pytest.mark.parametrize("x", [0, 7, 20, 35])
+def test_line_options_are_every_choice_of_partners(x):
+    """The search's cached line choices: every set of other cells of a group in the mask, largest first."""
+    import itertools
+
+    for g in _solver_search.groups_of(x):
+        group = _solver_search.GROUP_CELLS[g]
+        for mask in range(64):
+            others = [y for p, y in enumerate(group) if y != x and mask >> p & 1]
+            expected = [
+                (tuple(sorted((x,) + sub)), sub, k)
+                for k in range(min(len(others), 5), -1, -1)
+                for sub in itertools.combinations(others, k)
+            ]
+            assert _solver_search._line_options(x, g, mask) == expected
