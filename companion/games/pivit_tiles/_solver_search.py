@@ -383,16 +383,21 @@ class LineSearch:
                 free = free_lines[y]
                 if not free:
                     continue
-                outside = [other for other in free if comp[other] != here]
-                if outside:
+                crossed = False
+                for other in free:
+                    if comp[other] != here:
+                        lines_out.add(other)
+                        crossed = True
+                if crossed:
                     cross_out += 1
-                    lines_out.update(outside)
                 elif rings:
                     # Two crossings with one line are impossible: not with `line` itself.
-                    inside = [other for other in free if other != line]
-                    if inside:
+                    for other in free:
+                        if other != line:
+                            lines_in.add(other)
+                            crossed = True
+                    if crossed:
                         cross_in += 1
-                        lines_in.update(inside)
             reach_out = out_cells + min(cross_out, len(lines_out)) + wilds_out
             if reach_out >= 1 and reach_out + min(cross_in, len(lines_in)) + wilds_in >= need:
                 return True
