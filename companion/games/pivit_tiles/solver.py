@@ -57,6 +57,13 @@ PARTIAL_LAYOUT_STEPS = 60
 # placed. With lines of two the growth search does better, so it gets more.
 TREE_EFFORT = {3: 10000, 2: 300}
 GROW_EFFORT = {3: 200, 2: 500}
+# Standard rules: before the tree pass meant to finish, short tree passes with
+# these limits (search nodes and drawing steps), the first in the natural order,
+# the others in seeded orders. Most hands, impossible ones included, are decided
+# by the first; a hand with a grid that the natural order reaches only after
+# thousands of nodes is often found by another order in a few dozen (restarts
+# against a heavy tail). A probe that runs out decides nothing.
+PROBE_EFFORT = (300, 300, 600, 1200)
 # Whether to check that partial structures can still be drawn, by (tree pass?,
 # shortest line): worth its cost where undrawable structures are common.
 PARTIAL_CHECKS = {(True, 3): False, (False, 3): False, (True, 2): True, (False, 2): True}
@@ -222,6 +229,13 @@ class _HandSolver:
         Raises _TimedOut.
         """
         grow_exhausted = False  # one growth attempt ran out of options: others would too
+        if not self.young:
+            for probe, limit in enumerate(PROBE_EFFORT):
+                outcome = self._structures(probe, trees_only=True, effort=Effort(limit))
+                if outcome is True:
+                    return self.found, self.steps
+                if outcome is False:
+                    return self._after_trees(probe)
         for attempt in itertools.count():
             if (self.young or attempt > 0) and not grow_exhausted:
                 found = self._grow(attempt)
@@ -234,15 +248,19 @@ class _HandSolver:
             if outcome is None and attempt == 0 and self._core_proof():
                 return None, self.steps
             if outcome is False:
-                # Every tree was tried. If the tree search never had to refuse
-                # a ring and drew every tree to the end, it already was the
-                # full search; otherwise the full search decides.
-                if not self.rings_cut and not self.trees_given_up:
-                    return None, self.steps
-                if self._structures(attempt, trees_only=False):
-                    return self.found, self.steps
-                return None, self.steps
+                return self._after_trees(attempt)
         raise AssertionError("unreachable")
+
+    def _after_trees(self, attempt: int) -> tuple[dict[int, tuple[int, int]] | None, int]:
+        """The answer once a tree pass tried every tree and could draw none."""
+        # If the tree search never had to refuse a ring and drew every tree to
+        # the end, it already was the full search; otherwise the full search
+        # decides.
+        if not self.rings_cut and not self.trees_given_up:
+            return None, self.steps
+        if self._structures(attempt, trees_only=False):
+            return self.found, self.steps
+        return None, self.steps
 
     def _core_proof(self) -> bool:
         """True when a few tiles of the hand are proved impossible to place (see _solver_core)."""
@@ -272,9 +290,14 @@ class _HandSolver:
         self.grow_exhausted = found is None
         return found
 
-    def _structures(self, attempt: int, trees_only: bool) -> bool | None:
-        """True: found a drawable structure. False: none exists (of this kind). None: gave up."""
-        if trees_only:
+    def _structures(self, attempt: int, trees_only: bool, effort: Effort | None = None) -> bool | None:
+        """True: found a drawable structure. False: none exists (of this kind). None: gave up.
+
+        `effort` replaces the attempt's usual effort (a probe's limit).
+        """
+        if effort is not None:
+            pass
+        elif trees_only:
             # The first attempt outside the younger-players variation is the
             # one meant to finish: only its drawing is limited.
             effort = Effort(TREE_EFFORT[self.min_line] << attempt, count_search=self.young or attempt > 0)
