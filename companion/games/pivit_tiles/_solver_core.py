@@ -37,9 +37,8 @@ line get their lines in increasing order.
 from __future__ import annotations
 
 import itertools
-import time
 
-from companion.games.pivit_tiles._solver_search import GROUP_CELLS, MAX_LINE, SearchTimeout, groups_of
+from companion.games.pivit_tiles._solver_search import GROUP_CELLS, MAX_LINE, Deadline, SearchTimeout, groups_of
 
 # Which cores are tried: tiles with at most this many distinct partners
 # (counting each wild as one), sets of up to CORE_SIZE of them, each search
@@ -73,7 +72,7 @@ def _partnered(x: int, y: int) -> bool:
 def core_proof(
     cells: list[int],
     min_line: int,
-    deadline: float | None = None,
+    deadline: Deadline | None = None,
     steps: int = CORE_STEPS,
     search: bool = True,
 ) -> tuple[int, ...] | None:
@@ -197,7 +196,7 @@ def _problem(cells: list[int], core: tuple[int, ...], min_line: int) -> tuple:
     return core, tuple(near), lead_out, len(near) < len(cells), min_line
 
 
-def _placeable(problem: tuple, deadline: float | None, steps: int) -> tuple[bool | None, int]:
+def _placeable(problem: tuple, deadline: Deadline | None, steps: int) -> tuple[bool | None, int]:
     """(True or False: whether the problem's lines exist, None: the search ran out of steps; steps used).
 
     Raises SearchTimeout (and then remembers nothing).
@@ -232,7 +231,7 @@ class _CoreSearch:
         lead_out: set[int],
         others: bool,
         min_line: int,
-        deadline: float | None,
+        deadline: Deadline | None,
         steps: int,
     ):
         self.cells = cells
@@ -270,7 +269,7 @@ class _CoreSearch:
         self.steps_left -= 1
         if self.steps_left < 0:
             raise _OutOfSteps
-        if self.deadline is not None and self.steps_left & 63 == 0 and time.perf_counter() > self.deadline:
+        if self.deadline is not None and self.steps_left & 63 == 0 and self.deadline.passed():
             raise SearchTimeout
         if not self._alive(k):
             return False

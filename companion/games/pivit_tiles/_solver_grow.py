@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import itertools
 import random
-import time
 
 from companion.games.pivit_tiles._solver_layout import choose_wilds
 from companion.games.pivit_tiles._solver_search import (
     GROUP_CELLS,
     MAX_LINE,
+    Deadline,
     Effort,
     SearchTimeout,
     OPTION_TABLES,
@@ -39,7 +39,7 @@ class GrowSearch:
         self,
         cells: list[int],
         min_line: int,
-        deadline: float | None,
+        deadline: Deadline | None,
         effort: Effort,
         shuffle_seed: int | None = None,
     ) -> None:
@@ -130,7 +130,7 @@ class GrowSearch:
         """Grow on from here: the first finished grid below this state, or None."""
         self.nodes += 1
         self.effort.spend()
-        if self.deadline is not None and self.nodes & 31 == 1 and time.perf_counter() > self.deadline:
+        if self.deadline is not None and self.nodes & 31 == 1 and self.deadline.passed():
             raise SearchTimeout
         if self.left == 0:
             return self._finish()

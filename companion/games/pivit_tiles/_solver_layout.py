@@ -17,9 +17,8 @@ as some line next to the placed ones has no run left. It is exhaustive, so
 """
 from __future__ import annotations
 
-import time
 
-from companion.games.pivit_tiles._solver_search import GROUP_CELLS, Effort, SearchTimeout
+from companion.games.pivit_tiles._solver_search import GROUP_CELLS, Deadline, Effort, SearchTimeout
 
 Cell = tuple[int, int]
 
@@ -133,7 +132,7 @@ class _Layout:
             self.effort.spend()
         if self.max_steps is not None and self.steps > self.max_steps:
             raise LayoutGaveUp
-        if self.deadline is not None and self.steps & 31 == 1 and time.perf_counter() > self.deadline:
+        if self.deadline is not None and self.steps & 31 == 1 and self.deadline.passed():
             raise SearchTimeout
         best = -1
         best_runs: list = []
@@ -273,7 +272,7 @@ def lay_out(
     line_orient: list[int],
     line_members: list[list[int]],
     slot: list[list[int]],
-    deadline: float | None = None,
+    deadline: Deadline | None = None,
     max_steps: int | None = None,
     effort: Effort | None = None,
 ) -> dict[int, Cell] | None:

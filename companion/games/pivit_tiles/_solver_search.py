@@ -107,6 +107,25 @@ class SearchTimeout(Exception):
     """The search ran past its deadline."""
 
 
+class Deadline:
+    """A moment on a clock that the searches check every few dozen nodes.
+
+    The clock is the wall clock (time.perf_counter) for a player waiting on
+    one answer, or this thread's CPU time (time.thread_time) for a guard that
+    must not depend on how busy the machine is: the advisor's hands after a
+    trade, whose verdicts must all be decided for the advice to be exact.
+    """
+
+    __slots__ = ("at", "clock")
+
+    def __init__(self, seconds: float, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.clock = clock
+        self.at = clock() + seconds
+
+    def passed(self) -> bool:
+        return self.clock() > self.at
+
+
 class SearchGaveUp(Exception):
     """An attempt used up its effort (a restart with another order may do better)."""
 
@@ -145,7 +164,7 @@ class LineSearch:
         cells: list[int],
         min_line: int,
         accept: Callable[["LineSearch"], bool],
-        deadline: float | None = None,
+        deadline: Deadline | None = None,
         trees_only: bool = False,
         drawable: Callable[["LineSearch", list[int]], bool] | None = None,
         shuffle_seed: int | None = None,
@@ -205,7 +224,7 @@ class LineSearch:
         self.nodes += 1
         if self.effort.count_search:
             self.effort.spend()
-        if self.deadline is not None and self.nodes & 63 == 1 and time.perf_counter() > self.deadline:
+        if self.deadline is not None and self.nodes & 63 == 1 and self.deadline.passed():
             raise SearchTimeout
         snap = self._snapshot()
         first_new, free_lines, wilds_new, wild_lines, _ = snap

@@ -40,6 +40,7 @@ import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Callable
 
 from companion.games.pivit_tiles.check import check_grid, line_fault
 from companion.games.pivit_tiles.grid import Grid
@@ -169,8 +170,9 @@ def advise(
 
     `trades` is the trade tokens left (0, 1 or 2): with 1, p_two equals p_one.
     `unseen` is as for `unseen_pile`. `timeout` is the solver's limit in
-    seconds for the hand itself, `trade_timeout` for each hand after a trade
-    (None: no limit). `samples` and `seed` drive the p_two
+    seconds for the hand itself (wall clock), `trade_timeout` for each hand
+    after a trade (this thread's CPU time; None: no limit). `samples` and
+    `seed` drive the p_two
     estimate, used when an exact p_two would enumerate more than
     `exact_limit` hands. Ranking: p_two (the chance within the trades left)
     to the whole percent, then p_one, then the tile's notation. Deterministic
@@ -188,7 +190,11 @@ def advise(
     judge = _Judge(ts, young, timeout)
     root = _key(hand, ts)
     root_playable = judge.playable(root)
-    judge.timeout = trade_timeout  # every other hand judged is one after a trade
+    # Every other hand judged is one after a trade. Their guard counts this
+    # thread's CPU time: a phone's request or a busy Pi slows the advice down
+    # but does not leave a hand undecided (which would make p_one inexact).
+    judge.timeout = trade_timeout
+    judge.clock = time.thread_time
     advice: list[TradeAdvice] = []
     exact = True
     if not root_playable and trades > 0:
@@ -337,6 +343,7 @@ class _Judge:
         self.young = young
         self.min_line = 2 if young else 3
         self.timeout = timeout
+        self.clock: Callable[[], float] = time.perf_counter
         self.verdicts: dict[tuple[int, ...], bool | None] = {}
         self.grids: dict[tuple[int, ...], Grid] = {}
         # (hand minus one tile a) -> [(hand, a)] for every arranged hand: the
@@ -370,7 +377,7 @@ class _Judge:
         grid = self._swap_into_known_grid(key)
         if grid is None:
             self.solver_calls += 1
-            result = solve(tiles, self.ts, self.young, self.timeout)
+            result = solve(tiles, self.ts, self.young, self.timeout, clock=self.clock)
             if result.status == "timeout":
                 self.unknown.add(key)
                 return None

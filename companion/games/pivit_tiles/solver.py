@@ -23,12 +23,14 @@ import itertools
 import time
 from collections import Counter
 from dataclasses import dataclass
+from typing import Callable
 
 from companion.games.pivit_tiles._solver_core import core_proof
 from companion.games.pivit_tiles._solver_grow import GrowSearch
 from companion.games.pivit_tiles._solver_layout import LayoutGaveUp, choose_wilds, lay_out
 from companion.games.pivit_tiles._solver_search import (
     GROUP_CELLS,
+    Deadline,
     Effort,
     LineSearch,
     SearchGaveUp,
@@ -102,11 +104,15 @@ def solve(
     tileset: str | TileSet = "classic",
     young: bool = False,
     timeout: float | None = 2.0,
+    *,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> SolveResult:
     """Arrange every tile of `hand` into one correct grid, or prove that none exists.
 
     `young` allows lines of two tiles (the younger-players variation).
-    `timeout` is in seconds of wall-clock time (None: no limit).
+    `timeout` is in seconds on `clock` (None: no limit): wall-clock time by
+    default; time.thread_time counts only this thread's CPU, so that a busy
+    machine slows the answer down instead of turning it into a timeout.
     Deterministic: the same hand, in the same order, always gives the same
     answer and grid, unless the time runs out (the verdict never depends on
     the order). Raises TileError (a ValueError) for a tile that is not in the
@@ -132,7 +138,7 @@ def solve(
     if lonely is not None:
         return result("impossible", None, _lonely_reason(tiles[lonely], young))
 
-    deadline = None if timeout is None else started + timeout
+    deadline = None if timeout is None else Deadline(timeout, clock)
     try:
         solver = _HandSolver(cells, min_line, deadline)
         found, steps = solver.run()
@@ -212,7 +218,7 @@ class _HandSolver:
     and growing limits beat one long attempt.
     """
 
-    def __init__(self, cells: list[int], min_line: int, deadline: float | None) -> None:
+    def __init__(self, cells: list[int], min_line: int, deadline: Deadline | None) -> None:
         self.cells = cells
         self.min_line = min_line
         self.young = min_line < 3

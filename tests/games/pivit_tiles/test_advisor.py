@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion.cli import main
+from companion.games.pivit_tiles import advisor as advisor_module
 from companion.games.pivit_tiles.advisor import AdviceError, advise, unseen_pile
 from companion.games.pivit_tiles.check import check_grid
 from companion.games.pivit_tiles.solver import few_tiles_proof, solve
@@ -489,3 +490,18 @@ def test_exact_p_two_matches_an_independent_brute_force(deal, brute_force_has_gr
     for a in advice.advice:
         assert a.p_two_stderr is None
         assert a.p_two == pytest.approx(float(brute.p_two(hand, a.trade, Counter(unseen)))), a.trade
+
+
+def test_the_guard_after_a_trade_counts_cpu_time(monkeypatch):
+    # The guard on each hand after a trade reads this thread's CPU clock, so a
+    # busy machine (wall time passing while the advice waits for a core) does
+    # not leave neighbours undecided. A CPU clock that stands still never
+    # runs out; one that jumps a second per reading runs out at once.
+    monkeypatch.setattr(advisor_module.time, "thread_time", lambda: 0.0)
+    still = advise(HAND_LONELY, trades=1, timeout=None, trade_timeout=1e-9)
+    assert still.solver_calls > 0 and still.unknown == 0
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(advisor_module.time, "thread_time", lambda: float(next(ticks)))
+    jumping = advise(HAND_LONELY, trades=1, timeout=None, trade_timeout=0.5)
+    assert jumping.unknown > 0
+    assert [a.p_one for a in still.advice] != [a.p_one for a in jumping.advice]

@@ -179,14 +179,27 @@ def test_timeout_must_be_positive(timeout):
         solve(["1R"], timeout=timeout)
 
 
-def test_timeout_reports_no_grid(monkeypatch):
+def test_timeout_reports_no_grid():
     # A clock that jumps a second per reading has run out at the search's first look.
     ticks = iter(range(10**9))
-    monkeypatch.setattr(_solver_search.time, "perf_counter", lambda: float(next(ticks)))
-    result = solve(list(parse_grid(GRID_24).values()), timeout=0.5)
+    result = solve(list(parse_grid(GRID_24).values()), timeout=0.5, clock=lambda: float(next(ticks)))
     assert result.status == "timeout"
     assert result.grid is None
     assert "0.5 s" in result.reason
+
+
+def test_the_timeout_counts_on_the_clock_given():
+    # A clock that never moves (a thread that got no CPU) never runs out, however
+    # short the limit: the searches read the clock they are given, not the wall.
+    readings = []
+
+    def frozen() -> float:
+        readings.append(1)
+        return 0.0
+
+    result = solve(list(parse_grid(GRID_24).values()), timeout=1e-9, clock=frozen)
+    assert result.status == "solved"
+    assert len(readings) > 1  # the searches did look at it (the first reading sets the deadline)
 
 
 def test_json_gives_the_grid_as_grid_text():
