@@ -1,8 +1,9 @@
 """Stage 3, classify colour: which of the tile set's colours each design is painted in.
 
 Per tile, `colour_sample` takes the median colour of the design (its edge
-trimmed, where paint and black blend) minus the black face's colour (the
-haze a lens and a glossy tile add to everything), in linear light.
+trimmed, where paint and black blend; its pixels paled by glare left out)
+minus the black face's colour (the haze a lens and a glossy tile add to
+everything), in linear light.
 
 Colours are compared by log-chromaticity, (ln R/G, ln B/G): it does not
 change with how brightly a tile is lit (shadow, gradient, exposure), and a
@@ -49,9 +50,10 @@ CHANNEL_FLOOR = 0.02
 class ColourSample:
     """What one design's colour looks like in the photo."""
 
-    design_bgr: tuple[float, float, float]  # median of the design in linear light (0-1), black subtracted
+    design_bgr: tuple[float, float, float]  # median of the design's least pale pixels, linear light (0-1), black subtracted
     pixels_bgr: Any  # float32 N x 3: design pixels the same way (for telling a wild)
     face_bgr: tuple[float, float, float] = (0.0, 0.0, 0.0)  # median of the tile's black face, linear light
+    spread: float = 0.0  # median distance of those least pale pixels' log-chromaticities from the design's
 
     def chroma(self) -> tuple[float, float]:
         """(ln R/G, ln B/G) of the design."""
@@ -183,10 +185,44 @@ def colour_sample(patch, mask, config: ColourConfig | None = None) -> ColourSamp
         black = np.zeros(3, np.float32)
     black = np.minimum(black, design.min(axis=0))
     pixels = np.maximum(design - black, 0)
-    # The same for the design's pixels: max(linear - black, 0) keeps their order too.
-    low, high = _middle_bytes(design_bytes)
-    median = (np.maximum(table[low] - black, 0) + np.maximum(table[high] - black, 0)) / 2
-    return ColourSample(tuple(float(x) for x in median), pixels, tuple(float(x) for x in black))
+    median, spread = _paint_median(pixels, cfg)
+    return ColourSample(tuple(float(x) for x in median), pixels, tuple(float(x) for x in black), spread)
+
+
+def _paint_median(pixels, cfg: ColourConfig):
+    """(median, spread) of the design's least pale pixels (N x 3, linear light, black subtracted).
+
+    A lamp mirrored in a glossy tile adds its own (near white) light over part
+    of the paint: those pixels are brighter and paler, and a median of every
+    pixel slides from the paint towards white (a green half under glare reads
+    halfway to white). Glare only pales a pixel (its least channel grows
+    against its brightest), so the paint is in the `paint_share` of the pixels
+    least pale; a white paint's least pale pixels are as pale as the rest but
+    for noise. The spread is how far those pixels' log-chromaticities lie from
+    the median's (their median distance): small for one paint, large for a
+    wild whose glare left only a few sectors' paint unpaled.
+    """
+    import numpy as np
+
+    n = len(pixels)
+    keep = int(cfg.paint_share * n)
+    if keep < 8:
+        return (np.median(pixels, axis=0) if n else np.zeros(3, np.float32)), 0.0
+    # Dark pixels' channels are noise: floored, they count as pale. (Each channel's least and
+    # greatest written out, and medians as the middle element: reductions over an axis of three, and
+    # np.median, cost more than the rest of the sample.)
+    floor = cfg.paint_floor
+    b, g, r = pixels[:, 0], pixels[:, 1], pixels[:, 2]
+    pale = (np.minimum(np.minimum(b, g), r) + floor) / (np.maximum(np.maximum(b, g), r) + floor)
+    paint = pixels[np.argpartition(pale, keep - 1)[:keep]]
+    middle = keep // 2
+    median = np.partition(paint, middle, axis=0)[middle]
+    # The spread from at most about a hundred of them (a median needs no more).
+    chroma = log_chroma(paint[:: max(1, keep // 100)])
+    floored = median + (CHANNEL_FLOOR * float(median.max()) + 1e-6)  # log_chroma of the one colour
+    squared = ((chroma[:, 0] - math.log(floored[2] / floored[1])) ** 2
+               + (chroma[:, 1] - math.log(floored[0] / floored[1])) ** 2)
+    return median, math.sqrt(float(np.partition(squared, len(squared) // 2)[len(squared) // 2]))
 
 
 def _middle_bytes(bgr):
@@ -257,7 +293,10 @@ def classify_colours(
         if share >= cfg.wild_min_share:
             colour, confidence = WILD_COLOUR, wild_margin
         else:
-            colour, confidence = letters[order[0]], min(margin, wild_margin)
+            # Paint pixels far apart in colour are not one paint (a wild paled by glare but for a few
+            # sectors): the confidence falls from half the spread limit to 0 at it.
+            one_paint = min(1.0, max(0.0, 2.0 * (1.0 - sample.spread / cfg.paint_spread_limit)))
+            colour, confidence = letters[order[0]], min(margin, wild_margin, one_paint)
             if row is not None and light.doubtful[row]:
                 confidence = 0.0  # another light reads this tile as another colour
         readings.append(ColourReading(colour, confidence, (float(corrected[0]), float(corrected[1]))))

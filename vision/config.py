@@ -172,6 +172,16 @@ class ColourConfig:
     """Reading the colour of one tile's design."""
 
     erode: int = 2  # patch pixels trimmed off the design's edge, where colours blend
+    # The design's colour is the median of its least pale pixels, this share of them (glare on a glossy
+    # tile pales the rest; colour.colour_sample); paleness is the least channel over the brightest, each
+    # floored at `paint_floor` (linear light) so that dark pixels' noise does not count as colour.
+    paint_share: float = 0.3
+    paint_floor: float = 0.01
+    # A design whose least pale pixels lie this far from their median colour (median distance in
+    # log-chromaticity) is not one paint: its colour's confidence falls from 1 at half of it to 0 at it
+    # (under SURE_AT from 0.93). On seeds 0-47 of the 16 conditions a single paint read right spread at
+    # most 0.86 (99.9% under 0.47); a wild under glare read as white 1.28 and 1.37.
+    paint_spread_limit: float = 1.2
     # A wild is painted in six colours, a sixth of it each: its fourth most common colour still
     # covers about 1/6. A single paint's pixels spill into its neighbours in hue under glare and
     # shade (a red's into orange and purple), so its third colour may reach 0.1, its fourth not.

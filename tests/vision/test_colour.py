@@ -68,6 +68,26 @@ def test_a_colour_cast_leaves_every_paint_nearest_its_own(gains):
     assert [r.colour for r in readings] == [c for c in colours for _ in "135"]
 
 
+def _glared(colour_bgr, strength=0.6):
+    """`_patch` with a lamp mirrored in the glossy tile: a soft white highlight over part of the design."""
+    patch = _patch(colour_bgr)
+    yy, xx = np.mgrid[0:64, 0:64]
+    highlight = np.clip(1.0 - np.hypot(xx - 24, yy - 26) / 20.0, 0, 1) ** 0.5
+    glared = np.clip(patch + 255 * strength * highlight[..., None], 0, 255).astype(np.uint8)
+    return colour_sample(glared, design_mask(patch))
+
+
+@pytest.mark.parametrize("colour", "ROYGBW")
+def test_glare_over_part_of_a_design_does_not_pale_its_colour(colour):
+    # A median of every pixel slides halfway to white (the green read as white); the paint's
+    # least pale pixels keep its colour.
+    colours = "ROYGBW"
+    samples = [_sample(PAINT_BGR[c]) for c in colours if c != colour] + [_glared(PAINT_BGR[colour])]
+    assert np.abs(np.subtract(samples[-1].chroma(), _sample(PAINT_BGR[colour]).chroma())).max() < 0.2
+    reading = classify_colours(samples, colours)[-1]
+    assert reading.colour == colour and reading.confidence >= SURE_AT
+
+
 def test_red_and_orange_are_far_apart():
     red, orange = (np.array(DEFAULT_PAINTS[c]) for c in "RO")
     assert np.linalg.norm(red - orange) > 2.0
@@ -98,6 +118,19 @@ def test_a_design_in_many_colours_is_a_wild(tileset):
     assert readings[1].colour == "R"
     # How sure a wild is depends on how clearly it holds several colours, not on a nearest paint.
     assert readings[0].confidence >= SURE_AT and readings[1].confidence >= SURE_AT
+
+
+def test_a_wild_paled_by_glare_but_for_a_few_sectors_is_not_read_sure_as_one_paint():
+    # Glare over all but a third of a wild: its pale pixels look white, its few unpaled ones lie
+    # far apart in colour, so they are not one paint.
+    colours = "ROYGBW"
+    patch = _wild_patch(colours)
+    yy, xx = np.mgrid[0:64, 0:64]
+    glare = (np.cos(np.arctan2(yy - 32, xx - 32) - 1.0) > 0).astype(np.float32)
+    glared = np.clip(patch + 255 * 0.7 * glare[..., None], 0, 255).astype(np.uint8)
+    samples = [_sample(PAINT_BGR[c]) for c in colours] + [colour_sample(glared, design_mask(patch))]
+    reading = classify_colours(samples, colours)[-1]
+    assert reading.colour == "*" or reading.confidence < SURE_AT
 
 
 def test_the_light_is_estimated_from_the_photos_own_tiles():

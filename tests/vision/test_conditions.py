@@ -52,14 +52,14 @@ LONG = {
     "steep": (0.9641, 19, 0),
     "turned": (1.0, 22, 0),
     "board": (0.888, 14, 0),  # 2 photos refused ("unplaced": one clear tile left off)
-    "cloth": (0.9843, 19, 0),
+    "cloth": (0.9882, 20, 0),
     "wood": (0.9917, 22, 0),
-    "groups": (0.9187, 15, 0),
-    "tinted": (0.9847, 12, 0),
-    "packed": (0.9932, 22, 0),
-    "rough": (0.9598, 22, 0),
+    "groups": (0.9263, 16, 0),
+    "tinted": (0.9885, 15, 0),
+    "packed": (0.9977, 22, 0),
+    "rough": (0.9678, 22, 0),
     "mixed": (0.8753, 17, 0),
-    "large": (0.9882, 16, 0),
+    "large": (0.9905, 16, 0),
     "occluded": (0.7615, 0, 34),  # a tile half under the finger, its outer edge showing, is asked about
     "cutoff": (0.1138, 0, 4),
     "extreme": (0.6021, 6, 1),  # photo 14 refused "unsure" (10 of its 12 tiles not sure; it was 0.6451)
