@@ -236,6 +236,32 @@ class PlaneConfig:
 
 
 @dataclass(frozen=True)
+class OccluderConfig:
+    """Finding something over the grid (a finger, a hand): vision.occluder. Lengths in tiles."""
+
+    work_tile_px: float = 12.0  # the photo is looked at scaled so a tile is about this many pixels
+    tile_margin: float = 0.1  # the read tiles, grown by this (and table_gap), are kept out of the table's sample
+    table_gap: float = 1.0  # the table is sampled farther than this from the tiles
+    dark_ratio: float = 1.6  # darker than this times the tiles' faces (+ dark_margin) is no skin
+    dark_margin: float = 10.0
+    min_table_share: float = 0.1  # with less table than this in the photo, nothing is looked for
+    # Skin: a* and b* above grey by these, and its colour (a*, b*) apart from the table's median by
+    # min_apart and by apart_spread times the table's own spread (its 90th percentile).
+    min_skin_red: float = 5.0
+    min_skin_yellow: float = 5.0
+    min_apart: float = 6.0
+    apart_spread: float = 1.5
+    min_width: float = 0.3  # narrower than this is a printed line or a fleck, not a finger
+    min_area: float = 1.0  # tiles squared
+    min_length: float = 2.0
+    max_width: float = 1.0  # its area over its length (a finger: 0.5-0.9)
+    min_solidity: float = 0.55  # its area over its convex hull's
+    reach: float = 0.3  # a cell is covered if the blob, grown by this, covers min_cover of it
+    min_cover: float = 0.2
+    max_run: int = 4  # cells covered in a row from the tiles read
+
+
+@dataclass(frozen=True)
 class VisionConfig:
     decode: DecodeConfig = field(default_factory=DecodeConfig)
     find: FindConfig = field(default_factory=FindConfig)
@@ -244,6 +270,7 @@ class VisionConfig:
     design: DesignConfig = field(default_factory=DesignConfig)
     colour: ColourConfig = field(default_factory=ColourConfig)
     assemble: AssembleConfig = field(default_factory=AssembleConfig)
+    occluder: OccluderConfig = field(default_factory=OccluderConfig)
     # OpenCV's threads while reading (0: leave OpenCV's own setting). One: the reader's images
     # are small, so handing each call to a thread pool costs more than it gives (about a third
     # of a read's CPU on the dev photos, same outputs), and photos are read side by side by

@@ -23,6 +23,7 @@ from vision.design import blur_of, classify_design, percentiles
 from vision.errors import ClassifyError, NoTilesError, RetakePhotoError, VisionError
 from vision.find import find_tiles, work_image
 from vision.lattice import Lattice, cell_patch
+from vision.occluder import covered_cells
 
 
 @dataclass
@@ -237,6 +238,7 @@ def read_image(
     use_opencv_threads(cfg)
     colours = get_tileset(tileset).colours
     lattice, found, missing, seen = _locate(image, cfg)
+    missing += covered_cells(image, lattice, [t.cell for t in found], missing, cfg.occluder)
     tile_px = lattice.pitch * lattice.tile
     cells, designs, samples, offsets, doubts, blurs, tile_blurs = [], [], [], [], [], [], []
     for tile in found:

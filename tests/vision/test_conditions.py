@@ -60,7 +60,7 @@ LONG = {
     "rough": (0.9678, 22, 0),
     "mixed": (0.8753, 17, 0),
     "large": (0.9905, 16, 0),
-    "occluded": (0.7615, 0, 34),  # a tile half under the finger, its outer edge showing, is asked about
+    "occluded": (0.7615, 0, 11),  # cells under a finger found beside the tiles are asked about (vision.occluder)
     "cutoff": (0.1138, 0, 4),
     "extreme": (0.6021, 6, 1),  # photo 14 refused "unsure" (10 of its 12 tiles not sure; it was 0.6451)
 }

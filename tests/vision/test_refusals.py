@@ -154,9 +154,30 @@ def test_a_tile_half_under_a_finger_is_asked_about():
     # The evaluation set's "occluded" photo 3: a finger lies across a tile at the grid's edge,
     # its design hidden, half of its black face showing with the tile's outer edge. It used to
     # be dropped without a word (the grid read as if the cell were empty); now its cell is "a
-    # tile may be missing here", and the other 8 tiles are read.
+    # tile may be missing here" (with the other cells beside the tiles under the finger), and the
+    # other 8 tiles are read.
     photo, _, score = _read_and_score("occluded", 3)
-    assert score.correct == len(photo.cells) - 1 and score.missing == 1 and score.confidently_wrong == 0
+    assert score.correct == len(photo.cells) - 1 and score.missing >= 1 and score.confidently_wrong == 0
+
+
+def test_tiles_hidden_along_a_finger_are_asked_about():
+    # The evaluation set's "occluded" photo 16: a finger on a purple cloth lies along a line of three
+    # tiles from the grid's corner, its tip on the first. The lattice asked about the tip's cell only;
+    # the two tiles under the finger's length were dropped without a word. The finger is found
+    # (vision.occluder) and every cell beside the tiles it covers is "a tile may be missing here".
+    from dataclasses import replace
+
+    from vision.evaluate import score_result
+    from vision.occluder import covered_cells
+
+    photo, result, score = _read_and_score("occluded", 16)
+    assert score.correct == 3 and score.confidently_wrong == 0 and score.missing >= 3
+    # The same photo without the finger: nothing is found over the grid.
+    bare = render(photo.cells, photo.tileset, replace(photo.scene, finger=()))
+    plain = read_image_bytes(bare.data, photo.tileset)
+    tiles = [(t.row + plain.origin[0], t.col + plain.origin[1]) for t in plain.tiles]
+    assert covered_cells(plain.image, plain.lattice, tiles, []) == []
+    assert plain.missing == [] and score_result(photo.name, plain, photo.cells).confidently_wrong == 0
 
 
 def test_a_photo_whose_tiles_the_reader_is_unsure_of_is_refused():
