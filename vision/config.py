@@ -230,10 +230,6 @@ class PlaneConfig:
     max_join_error: float = 0.35  # cells: a separate group must fit the joint map this well
     shape_weight: float = 0.5  # weight of the tiles' ellipses against their centres in placing a group
     min_placement_margin: float = 0.2  # a group placed by less than this over the next place is "not sure"
-    # A group of one tile placed by less than this is not joined (the rectified view still looks at it):
-    # on the evaluation sets (seeds 0-23) lone tiles of the groups and mixed photos were placed by
-    # 0.67-0.91, a board's printed squares and numbers by 0.04-0.78.
-    min_single_margin: float = 0.4
 
 
 @dataclass(frozen=True)

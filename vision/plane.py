@@ -417,11 +417,6 @@ def estimate_plane(candidates: Candidates, config: PlaneConfig | None = None) ->
         gi = len(set(group_of.values()))
         if joined is None:
             continue  # a group that fits nowhere on the plane: not tiles of this grid
-        if len(group) == 1 and joined[2] < cfg.min_single_margin:
-            # One design whose place is not clear: it would bend the whole map to itself (a board's
-            # printed number on a dark square fits some place about as well as another). The
-            # rectified view still looks at it.
-            continue
         main, homography, margin = joined
         for k in group.values():
             group_of[k] = gi
