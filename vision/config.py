@@ -72,6 +72,14 @@ class LatticeConfig:
     rectify_rounds: int = 3  # the photo is rectified again while the correction moves cells
     settled_move: float = 0.08  # by more than this
     max_residual: float = 0.38  # a design further from its node is not on the grid
+    # A design more than `max_dark_design_offset` off its node whose dark ring is more than
+    # `max_off_node_level_ratio` times as light as the tiles' faces is print, not a tile's design
+    # (lattice._evidence). On the evaluation sets (seeds 0-23, every condition) the tiles' designs
+    # sat at most 0.20 off their nodes (held-out steep 25's slanted stray tile 0.23, 1.16 times as
+    # light: asked about); a board's printed squares beside tiles 0.24-0.34 off, ringed 1.19-1.63
+    # times as light as the faces (tiles' faces 0.73-1.48, 95% under 1.15).
+    max_dark_design_offset: float = 0.25
+    max_off_node_level_ratio: float = 1.15
     max_correction_perspective: float = 0.02  # of the rectified plane's correction, per cell
     max_correction_scale: float = 0.25  # the correction may stretch cells by this much at most
     min_design_area: float = 0.05  # of a cell: smaller holes are specks

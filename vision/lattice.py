@@ -181,6 +181,7 @@ class GridInPlane:
     tilt: float  # degrees between the camera's axis and straight down (from the plane's map)
     near_far: float  # the smallest cell's side over the largest, over the tiles
     smallest_cell: float  # pixels: the side of the smallest cell holding a tile
+    printed: list[Cell] = field(default_factory=list)  # cells where a design seen was judged print (see _evidence)
 
 
 def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: LatticeConfig | None = None,
@@ -235,7 +236,7 @@ def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: La
     lattice = Lattice(homography, 0.0, 0.0, [t.cell for t in tiles], evidence.tile_side)
     lattice.pitch, lattice.angle = _pitch_and_angle(homography, lattice.cells)
     tilt, near_far, smallest = _view(homography, lattice.cells, image.shape)
-    return GridInPlane(lattice, tiles, missing, cut_off, tilt, near_far, smallest)
+    return GridInPlane(lattice, tiles, missing, cut_off, tilt, near_far, smallest, sorted(evidence.printed))
 
 
 def _region(cells, homography, shape, cfg: LatticeConfig) -> tuple[int, int, int, int]:
@@ -401,6 +402,7 @@ class _Evidence:
     designs: _Designs
     tile_side: float
     face_level: float  # a typical tile face's level (median over the designs' cells)
+    printed: list = field(default_factory=list)  # cells whose design was judged print, far off the node
 
 
 def _block_sums(mask, rows: int, cols: int, px: int, weights):
@@ -516,6 +518,7 @@ def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: 
         off = designs.lattice[k] - (key[1], key[0])
         offset[key] = (float(off[0]), float(off[1]))
     padded = None
+    node_measures = {}  # cell -> its measures at its node, where a design sits far off it
     for key, k in design.items():
         dx, dy = int(round(offset[key][0] * px)), int(round(offset[key][1] * px))
         if not dx and not dy:
@@ -528,6 +531,8 @@ def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: 
         y0, x0 = i * px + dy + pad, j * px + dx + pad
         if not (0 <= y0 and 0 <= x0 and y0 + px <= lp.shape[0] and x0 + px <= lp.shape[1]):
             continue
+        if designs.residual[k] > cfg.max_dark_design_offset:
+            node_measures[key] = (sides[i, j].copy(), face[i, j], middle[i, j], dark[i, j], level[i, j])
         block = lp[y0 : y0 + px, x0 : x0 + px]
         s = (pats.reshape(len(pats), -1) @ block.reshape(-1))
         sides[i, j] = s[0:4] / area[0:4]
@@ -536,14 +541,26 @@ def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: 
         dark[i, j] = s[7] / area[7]
         if s[7] > 0:
             level[i, j] = float((pats[7].reshape(-1) @ rp[y0 : y0 + px, x0 : x0 + px].reshape(-1)) / s[7])
+    tile_levels = [level[key[0] - rect.top, key[1] - rect.left] for key, k in design.items() if designs.trusted[k]]
+    face_level = float(np.median(tile_levels)) if tile_levels else cfg.default_face_level
+    # A design far off its node ringed by dark lighter than the tiles' faces is printed (a board's
+    # square between its lines, beside tiles; the board's pitch is not the tiles'): the cell is
+    # measured at its node, without it.
+    printed = [key for key in node_measures
+               if level[key[0] - rect.top, key[1] - rect.left] > cfg.max_off_node_level_ratio * face_level]
+    for key in printed:
+        i, j = key[0] - rect.top, key[1] - rect.left
+        sides[i, j], face[i, j], middle[i, j], dark[i, j], level[i, j] = node_measures[key]
+        del design[key], offset[key]
+    if printed:
+        tile_levels = [level[key[0] - rect.top, key[1] - rect.left] for key, k in design.items() if designs.trusted[k]]
+        face_level = float(np.median(tile_levels)) if tile_levels else cfg.default_face_level
     # The four sides' measures, every cell's taken around its design where it sits off its node.
     band = sides.mean(axis=2)
     band_min = sides.min(axis=2)
     band_second = np.sort(sides, axis=2)[..., 1]
-    tile_levels = [level[key[0] - rect.top, key[1] - rect.left] for key, k in design.items() if designs.trusted[k]]
-    face_level = float(np.median(tile_levels)) if tile_levels else cfg.default_face_level
     return _Evidence(rect, band, band_min, band_second, sides, face, middle, dark, level, outside, dark_inside, design, offset,
-                     designs, tile, face_level)
+                     designs, tile, face_level, printed)
 
 
 def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cell], list[Cell]]:

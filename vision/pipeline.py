@@ -101,6 +101,10 @@ def _locate(image, config: VisionConfig):
     grid = fit_in_plane(image, plane, scale, find_cfg, config.lattice, candidates)
     check_view(grid, 1.0, config.lattice)
     trusted = candidates.trusted
+    if grid.printed:
+        # Designs the rectified view judged print (a board's square beside the tiles) are no tiles
+        # left out.
+        trusted = trusted & ~_on_cells(grid.lattice, candidates.centres / scale, grid.printed, config.lattice)
     seen = Seen(candidates.centres[trusted] / scale, candidates.areas[trusted], candidates.face[trusted],
                 candidates.asymmetry[trusted])
     return grid.lattice, grid.tiles, grid.missing, seen
@@ -116,6 +120,18 @@ class Seen:
     asymmetry: Any  # N
 
 
+def _on_cells(lattice: Lattice, centres, cells, config):
+    """Which of the image points `centres` sit on one of `cells` (within `unplaced_offset` of its node)."""
+    import numpy as np
+
+    at = lattice.to_lattice(centres) if len(centres) else np.zeros((0, 2))
+    nodes = np.rint(at)
+    off = np.linalg.norm(at - nodes, axis=1)
+    have = set(cells)
+    return np.array([(int(row), int(col)) in have and d <= config.unplaced_offset for (col, row), d in zip(nodes, off)],
+                    bool)
+
+
 def unplaced(lattice: Lattice, seen, cells, config) -> tuple[int, int]:
     """(how many of the tiles `seen` sit on none of `cells`, the lattice cells read as tiles or
     asked about; how many of those are clear tiles: a design the size of those placed, four-fold
@@ -124,12 +140,7 @@ def unplaced(lattice: Lattice, seen, cells, config) -> tuple[int, int]:
 
     if not len(seen.centres):
         return 0, 0
-    at = lattice.to_lattice(seen.centres)
-    nodes = np.rint(at)
-    off = np.linalg.norm(at - nodes, axis=1)
-    have = set(cells)
-    left = np.array([(int(row), int(col)) not in have or d > config.unplaced_offset
-                     for (col, row), d in zip(nodes, off)])
+    left = ~_on_cells(lattice, seen.centres, cells, config)
     if not left.any():
         return 0, 0
     placed = seen.areas[~left]

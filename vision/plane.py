@@ -559,6 +559,16 @@ def fit_projective(grid, pts, frames=None):
         n = len(grid)
         cols = np.unique(grid[:, 0])
         rows = np.unique(grid[:, 1])
+    else:
+        # A line of tiles with one tile beside it fixes no more of the perspective across the line
+        # than the line alone (a homography wants four points, no three on a line): the line's
+        # tiles lend their points across it too.
+        line = _longest_line(grid)
+        if frames is not None and len(frames) == n and line is not None and n - len(line) <= 1:
+            more_grid, more_pts = _across_the_line(grid[line], pts[line], [frames[k] for k in line])
+            if more_grid is not None:
+                grid, pts = np.vstack([grid, more_grid[len(line):]]), np.vstack([pts, more_pts[len(line):]])
+                n = len(grid)
     if n >= 5 and len(cols) >= 2 and len(rows) >= 2:
         h = fit_homography(grid, pts)
         if h is not None and unfolded(h, grid):
@@ -598,6 +608,19 @@ def fit_homography(grid, pts):
     if not np.isfinite(h).all() or abs(h[2, 2]) < 1e-12:
         return None
     return h / h[2, 2]
+
+
+def _longest_line(grid):
+    """The indices of the tiles on the row or column that holds the most of them (at least 3), or None."""
+    import numpy as np
+
+    best = None
+    for axis in (0, 1):
+        values, counts = np.unique(grid[:, axis], return_counts=True)
+        k = int(np.argmax(counts))
+        if counts[k] >= 3 and (best is None or counts[k] > len(best)):
+            best = np.nonzero(grid[:, axis] == values[k])[0]
+    return best
 
 
 def _across_the_line(grid, pts, frames):

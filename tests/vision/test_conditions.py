@@ -49,9 +49,9 @@ QUICK = {
 LONG = {
     "plain": (0.996, 22, 0),
     "oblique": (0.9888, 20, 0),
-    "steep": (0.9641, 19, 0),
+    "steep": (0.988, 20, 0),
     "turned": (1.0, 22, 0),
-    "board": (0.888, 14, 0),  # 2 photos refused ("unplaced": one clear tile left off)
+    "board": (0.9433, 17, 0),  # 1 photo refused ("unplaced": a board's square between cells taken for a tile)
     "cloth": (0.9882, 20, 0),
     "wood": (0.9917, 22, 0),
     "groups": (0.9263, 16, 0),

@@ -1,0 +1,64 @@
+"""Placing the tiles on a printed board and in steep photos (issue 12).
+
+Only black tiles with a painted design are tiles: a board's printed squares,
+lines and numbers beside the tiles are not, and must not be read as tiles. A steep photo's line of tiles with one tile beside it
+keeps the perspective its tiles' own frames show.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision import read_image_bytes
+from vision.evalsets import make_photo
+from vision.evaluate import score_result
+
+
+def _read_and_score(condition: str, seed: int):
+    photo = make_photo(condition, seed, (1200, 900))
+    result = read_image_bytes(photo.data, photo.tileset)
+    return photo, result, score_result(photo.name, result, photo.cells, condition)
+
+
+def _whitening(jacobian):
+    """The whitening of a round design seen through a map whose local Jacobian is `jacobian`."""
+    cov = jacobian @ jacobian.T
+    values, vectors = np.linalg.eigh(cov)
+    return vectors @ np.diag(1 / np.sqrt(values)) @ vectors.T, vectors @ np.diag(np.sqrt(values)) @ vectors.T
+
+
+def test_a_line_of_tiles_with_one_beside_it_is_fitted_with_its_perspective():
+    from vision.plane import fit_projective, jacobian, to_lattice
+
+    # A steep view (the far cells half the near ones) of five tiles in a column and one beside it.
+    truth = np.array([[60.0, 8.0, 400.0], [0.0, 25.0, 600.0], [0.0, -0.12, 1.0]])
+    grid = np.array([(0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (1, 2)], np.float64)
+    homog = np.hstack([grid, np.ones((len(grid), 1))]) @ truth.T
+    pts = homog[:, :2] / homog[:, 2:3]
+    frames = [_whitening(jacobian(truth, c, r)) for c, r in grid]
+    h = fit_projective(grid, pts, frames)
+    # Every tile on its cell (an affine map, all the six centres fix, left them up to 0.36 of a
+    # cell off), and the cells a column across the line, where no tile is, near where the true
+    # map puts them (0.82 off).
+    assert np.abs(to_lattice(h, pts) - grid).max() < 0.15
+    probe = np.array([(-1, 0), (-1, 4), (1, 0), (1, 4)], np.float64)
+    homog = np.hstack([probe, np.ones((len(probe), 1))]) @ truth.T
+    assert np.abs(to_lattice(h, homog[:, :2] / homog[:, 2:3]) - probe).max() < 0.25
+
+
+def test_a_steep_line_of_tiles_with_one_beside_it_is_read_exactly():
+    # The evaluation set's "steep" photo 1 (54 degrees): five tiles in a line and one beside
+    # it. The six centres fix no perspective across the line, the grid was fitted affine, and
+    # the nearest tile, 0.33 of a cell off it, was left out: the photo was refused ("unplaced").
+    photo, _, score = _read_and_score("steep", 1)
+    assert score.exact and score.correct == len(photo.cells)
+
+
+@pytest.mark.parametrize("seed", [4, 11, 13])
+def test_a_board_s_printed_square_beside_the_tiles_is_no_tile(seed):
+    # The evaluation set's "board" photos 4, 11 and 13: a board's square between its lines beside
+    # the tiles, 0.3 of a cell off the tiles' nodes and ringed by print lighter than the tiles'
+    # faces (1.2-1.6 times their level), was read as a tile or asked about; in photo 13 two of
+    # them, seen as tiles left off the grid, refused the photo ("unplaced").
+    photo, result, score = _read_and_score("board", seed)
+    assert score.exact and score.correct == len(photo.cells) and result.missing == []
