@@ -40,7 +40,7 @@ class CameraCheckError(Exception):
     def __init__(self, message: str, status: int, reason: str = ""):
         super().__init__(message)
         self.status = status
-        self.reason = reason  # for a photo to take again: "oblique", "cut-off", "blurred", "small", "unplaced", "unsure"
+        self.reason = reason  # for a photo to take again: "oblique", "cut-off", "blurred", "small", "unplaced", "unsure", "covered"
 
 
 @dataclass(frozen=True)

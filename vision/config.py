@@ -267,6 +267,9 @@ class OccluderConfig:
     reach: float = 0.3  # a cell is covered if the blob, grown by this, covers min_cover of it
     min_cover: float = 0.2
     max_run: int = 4  # cells covered in a row from the tiles read
+    # A finger over this many cells beside the tiles (an empty cell under it cannot be told from a
+    # hidden tile) refuses the photo ("covered"): one photo again beats confirming each cell.
+    refuse_cells: int = 2
 
 
 @dataclass(frozen=True)

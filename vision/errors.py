@@ -58,7 +58,7 @@ class RetakePhotoError(VisionError):
     photo), "blurred", "small" (the tiles are too small in the photo),
     "unplaced" (tiles were seen that could not be placed on the grid: a group
     left out, tiles under a hand), "unsure" (the reader is not sure of most of
-    the tiles it read). The message says what to do, in words a
+    the tiles it read), "covered" (a finger or a hand lies over the grid). The message says what to do, in words a
     player understands.
     """
 

@@ -249,7 +249,12 @@ def read_image(
     use_opencv_threads(cfg)
     colours = get_tileset(tileset).colours
     lattice, found, missing, seen = _locate(image, cfg)
-    missing += covered_cells(image, lattice, [t.cell for t in found], missing, cfg.occluder)
+    covered = covered_cells(image, lattice, [t.cell for t in found], missing, cfg.occluder)
+    if len(covered) >= cfg.occluder.refuse_cells:
+        raise RetakePhotoError(
+            f"a finger or a hand covers part of the grid ({len(covered)} places where a tile may be hidden): "
+            "take the photo again with nothing over the tiles", "covered")
+    missing += covered
     tile_px = lattice.pitch * lattice.tile
     cells, designs, samples, offsets, doubts, blurs, tile_blurs = [], [], [], [], [], [], []
     for tile in found:

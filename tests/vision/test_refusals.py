@@ -122,13 +122,13 @@ def test_a_photo_is_blurred_when_its_sharper_tiles_are():
     assert blur_limit([0.05, 0.052, 0.055, 0.06, 0.07], 30.0, cfg) == cfg.max_blur
 
 
-def _read_and_score(condition: str, seed: int):
+def _read_and_score(condition: str, seed: int, config=None):
     """(photo, its read, its score) of an evaluation set's photo at 1200x900."""
     from vision.evalsets import make_photo
     from vision.evaluate import score_result
 
     photo = make_photo(condition, seed, (1200, 900))
-    result = read_image_bytes(photo.data, photo.tileset)
+    result = read_image_bytes(photo.data, photo.tileset, config=config)
     return photo, result, score_result(photo.name, result, photo.cells, condition)
 
 
@@ -154,24 +154,38 @@ def test_a_tile_half_under_a_finger_is_asked_about():
     # The evaluation set's "occluded" photo 3: a finger lies across a tile at the grid's edge,
     # its design hidden, half of its black face showing with the tile's outer edge. It used to
     # be dropped without a word (the grid read as if the cell were empty); now its cell is "a
-    # tile may be missing here" (with the other cells beside the tiles under the finger), and the
-    # other 8 tiles are read.
-    photo, _, score = _read_and_score("occluded", 3)
+    # tile may be missing here", and the other 8 tiles are read. (The finger itself is found too,
+    # and the photo refused as "covered": this is the lattice's own rule, with no finger found.)
+    from dataclasses import replace
+
+    from vision.config import VisionConfig
+
+    cfg = VisionConfig()
+    blind = replace(cfg, occluder=replace(cfg.occluder, min_length=1e9))
+    photo, _, score = _read_and_score("occluded", 3, blind)
     assert score.correct == len(photo.cells) - 1 and score.missing >= 1 and score.confidently_wrong == 0
 
 
-def test_tiles_hidden_along_a_finger_are_asked_about():
+def test_tiles_hidden_along_a_finger_are_asked_about_or_the_photo_refused():
     # The evaluation set's "occluded" photo 16: a finger on a purple cloth lies along a line of three
     # tiles from the grid's corner, its tip on the first. The lattice asked about the tip's cell only;
     # the two tiles under the finger's length were dropped without a word. The finger is found
-    # (vision.occluder) and every cell beside the tiles it covers is "a tile may be missing here".
+    # (vision.occluder) and every cell beside the tiles it covers is "a tile may be missing here";
+    # with that many (an empty cell under a finger cannot be told from a hidden tile) the photo is
+    # refused: one photo again beats confirming each cell.
     from dataclasses import replace
 
+    from vision.config import VisionConfig
     from vision.evaluate import score_result
     from vision.occluder import covered_cells
 
-    photo, result, score = _read_and_score("occluded", 16)
+    cfg = VisionConfig()
+    asking = replace(cfg, occluder=replace(cfg.occluder, refuse_cells=10**6))
+    photo, result, score = _read_and_score("occluded", 16, asking)
     assert score.correct == 3 and score.confidently_wrong == 0 and score.missing >= 3
+    with pytest.raises(RetakePhotoError) as caught:
+        read_image_bytes(photo.data, photo.tileset)
+    assert caught.value.reason == "covered" and "finger" in str(caught.value)
     # The same photo without the finger: nothing is found over the grid.
     bare = render(photo.cells, photo.tileset, replace(photo.scene, finger=()))
     plain = read_image_bytes(bare.data, photo.tileset)
