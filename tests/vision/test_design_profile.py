@@ -7,7 +7,7 @@ import pytest
 
 from vision.config import SURE_AT
 from vision.design import (
-    BLUR_STEPS,
+    PROFILE_BLUR_STEPS,
     PROTOTYPE_PROFILES,
     PROTOTYPE_SIZES,
     classify_design,
@@ -42,7 +42,7 @@ def test_the_stored_profiles_are_the_drawn_shapes():
         profiles, sizes = computed[design]
         assert np.allclose(profiles, np.array(PROTOTYPE_PROFILES[design]), atol=0.002), design
         assert np.allclose(sizes, np.array(PROTOTYPE_SIZES[design]), atol=0.002), design
-        assert len(PROTOTYPE_PROFILES[design]) == len(BLUR_STEPS)
+        assert len(PROTOTYPE_PROFILES[design]) == len(PROFILE_BLUR_STEPS)
 
 
 @pytest.mark.parametrize("design", list(DESIGNS))
