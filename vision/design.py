@@ -495,11 +495,12 @@ def nearest_profile(profile, side: int) -> tuple[str, float]:
 def combine_readings(summary: tuple[str, float], profile: tuple[str, float]) -> tuple[str, float]:
     """One (design, confidence) from the four numbers' reading and the profile's.
 
-    Agreeing, the surer of the two; disagreeing, the four numbers' design and no confidence.
+    Agreeing, the surer of the two; disagreeing, the four numbers' design at half their confidence
+    (not none: read_tile keeps the surer of a tile's two patches, and a tie would hand it the second).
     """
     if summary[0] == profile[0]:
         return summary[0], max(summary[1], profile[1])
-    return summary[0], 0.0
+    return summary[0], 0.5 * summary[1]
 
 
 def nearest_design(features) -> tuple[str, float]:

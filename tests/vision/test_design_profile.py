@@ -88,5 +88,5 @@ def test_a_design_of_the_wrong_size_fits_no_design_well():
 
 
 def test_two_readings_that_disagree_are_not_sure():
-    assert combine_readings(("1", 0.9), ("6", 0.8)) == ("1", 0.0)
+    assert combine_readings(("1", 0.88), ("6", 0.8)) == ("1", 0.44)
     assert combine_readings(("4", 0.3), ("4", 0.7)) == ("4", 0.7)
