@@ -108,6 +108,132 @@ def compute_prototype_curves() -> dict[str, Any]:
     return curves
 
 
+# The outline's radial profile (see _outline) in this many angle bins: a quarter turn is
+# PROFILE_BINS / 4 of them.
+PROFILE_BINS = 72
+
+
+def quarter_profile(profile):
+    """A radial profile folded onto a quarter turn (the mean of its four quarters) and scaled to
+    mean 1: the same for the design turned a quarter, and blind to what is not four-fold, such as
+    a circle seen as an ellipse (2-fold) or a design off its centroid (1-fold)."""
+    folded = profile.reshape(4, -1).mean(axis=0)
+    return folded / folded.mean()
+
+
+# The profiles' blur runs further than the four numbers': a small tile (20 pixels) is not asked
+# about its blur, and a clover blurred past 6% of a tile fits a sharper diamond, a four-point
+# star a square. Knowing how far blur takes each design keeps such a tile from looking sure.
+PROFILE_BLUR_STEPS = BLUR_STEPS + (0.072, 0.084, 0.096, 0.108)
+
+
+def compute_prototype_profiles() -> dict[str, tuple[Any, Any]]:
+    """Each design's (quarter profiles, log mean radii in patches) drawn at each of PROFILE_BLUR_STEPS:
+    (len(PROFILE_BLUR_STEPS) x PROFILE_BINS / 4, len(PROFILE_BLUR_STEPS)) arrays."""
+    import numpy as np
+
+    out = {}
+    for design in PROTOTYPES:
+        profiles = [_outline(design_mask(draw_design(design, 64, b)))[1] for b in PROFILE_BLUR_STEPS]
+        out[design] = (np.array([quarter_profile(p) for p in profiles]),
+                       np.log([p.mean() / 64 for p in profiles]))
+    return out
+
+
+# Each design's quarter profile and log mean radius (in patches) at each of PROFILE_BLUR_STEPS:
+# compute_prototype_profiles() kept as a table, as PROTOTYPE_CURVES is.
+PROTOTYPE_PROFILES: dict[str, tuple[tuple[float, ...], ...]] = {
+    "1": (
+        (0.982, 0.993, 1.007, 0.997, 1.005, 1.002, 1.006, 0.996, 1.001, 1.001, 1.006, 1.006, 1.006, 1.005, 0.997, 1.007, 0.993, 0.991),
+        (0.985, 0.995, 1.007, 0.999, 1.002, 1.004, 1.008, 0.996, 1.003, 1.003, 0.996, 1.008, 1.004, 1.002, 0.999, 1.008, 0.995, 0.985),
+        (0.994, 1.002, 0.996, 1.002, 1.001, 1.005, 1.003, 0.999, 0.993, 0.993, 0.999, 1.003, 1.005, 1.001, 1.005, 1.000, 1.004, 0.994),
+        (0.990, 0.998, 0.997, 1.003, 1.005, 1.003, 1.003, 0.996, 1.001, 1.001, 1.002, 1.003, 1.003, 1.005, 1.003, 0.997, 0.997, 0.990),
+        (0.992, 1.000, 1.010, 1.000, 1.000, 0.999, 0.998, 1.002, 1.001, 1.001, 1.002, 1.001, 0.999, 1.000, 1.003, 1.002, 1.000, 0.992),
+        (0.998, 0.986, 1.002, 0.998, 1.006, 1.007, 1.002, 1.000, 1.000, 1.000, 1.000, 1.002, 1.007, 1.006, 0.998, 1.002, 0.986, 0.998),
+        (1.004, 1.001, 0.988, 1.005, 1.002, 1.006, 0.993, 1.004, 0.997, 0.997, 1.004, 0.999, 1.002, 1.002, 1.005, 0.988, 1.001, 1.004),
+        (0.994, 1.004, 0.997, 1.004, 0.993, 1.001, 1.003, 1.007, 0.999, 0.999, 1.007, 0.998, 0.991, 0.997, 1.004, 1.005, 1.004, 0.994),
+        (0.995, 0.994, 1.010, 0.996, 0.998, 1.005, 1.000, 1.002, 1.002, 1.002, 1.002, 1.000, 1.005, 1.009, 0.989, 1.010, 0.994, 0.984),
+        (1.003, 1.011, 1.003, 1.005, 0.997, 1.000, 0.989, 0.999, 0.988, 0.988, 0.997, 0.995, 1.005, 0.997, 1.005, 1.003, 1.012, 1.003),
+    ),
+    "2": (
+        (1.209, 1.214, 1.176, 1.130, 1.088, 1.002, 0.879, 0.742, 0.562, 0.562, 0.752, 0.879, 1.002, 1.077, 1.130, 1.176, 1.207, 1.210),
+        (1.215, 1.220, 1.182, 1.135, 1.072, 0.997, 0.859, 0.746, 0.578, 0.549, 0.755, 0.859, 1.007, 1.083, 1.135, 1.182, 1.209, 1.215),
+        (1.221, 1.207, 1.177, 1.138, 1.077, 1.002, 0.863, 0.750, 0.575, 0.575, 0.734, 0.863, 1.002, 1.077, 1.130, 1.180, 1.207, 1.221),
+        (1.212, 1.198, 1.171, 1.129, 1.069, 0.994, 0.865, 0.736, 0.625, 0.632, 0.745, 0.865, 0.994, 1.069, 1.122, 1.171, 1.191, 1.212),
+        (1.200, 1.188, 1.158, 1.125, 1.047, 0.973, 0.864, 0.751, 0.687, 0.696, 0.760, 0.864, 0.973, 1.047, 1.125, 1.156, 1.188, 1.199),
+        (1.189, 1.195, 1.162, 1.114, 1.032, 0.952, 0.872, 0.765, 0.734, 0.742, 0.774, 0.862, 0.931, 1.032, 1.106, 1.156, 1.195, 1.189),
+        (1.193, 1.176, 1.146, 1.095, 1.020, 0.929, 0.875, 0.799, 0.769, 0.769, 0.799, 0.865, 0.934, 1.020, 1.095, 1.146, 1.178, 1.192),
+        (1.178, 1.162, 1.129, 1.070, 1.013, 0.936, 0.881, 0.830, 0.806, 0.806, 0.830, 0.871, 0.931, 1.017, 1.070, 1.129, 1.163, 1.177),
+        (1.166, 1.149, 1.117, 1.058, 0.996, 0.939, 0.896, 0.857, 0.831, 0.831, 0.857, 0.879, 0.939, 0.996, 1.058, 1.117, 1.149, 1.166),
+        (1.156, 1.140, 1.105, 1.037, 0.997, 0.940, 0.907, 0.867, 0.858, 0.858, 0.867, 0.903, 0.940, 0.997, 1.037, 1.096, 1.140, 1.156),
+    ),
+    "3": (
+        (1.219, 1.137, 1.063, 0.999, 0.972, 0.927, 0.910, 0.888, 0.884, 0.884, 0.888, 0.910, 0.927, 0.972, 0.999, 1.063, 1.137, 1.219),
+        (1.219, 1.137, 1.063, 0.999, 0.972, 0.927, 0.910, 0.888, 0.884, 0.884, 0.888, 0.910, 0.927, 0.972, 0.999, 1.063, 1.137, 1.219),
+        (1.201, 1.140, 1.066, 1.002, 0.968, 0.930, 0.913, 0.893, 0.887, 0.887, 0.893, 0.913, 0.930, 0.968, 1.002, 1.066, 1.140, 1.201),
+        (1.182, 1.142, 1.068, 1.004, 0.976, 0.931, 0.914, 0.893, 0.888, 0.888, 0.893, 0.914, 0.931, 0.976, 1.004, 1.068, 1.142, 1.182),
+        (1.146, 1.140, 1.075, 1.010, 0.982, 0.937, 0.920, 0.898, 0.893, 0.893, 0.898, 0.920, 0.937, 0.982, 1.010, 1.075, 1.140, 1.146),
+        (1.140, 1.124, 1.070, 1.013, 0.978, 0.944, 0.923, 0.908, 0.901, 0.901, 0.908, 0.923, 0.944, 0.978, 1.013, 1.070, 1.124, 1.140),
+        (1.128, 1.111, 1.078, 1.012, 0.984, 0.939, 0.923, 0.911, 0.904, 0.911, 0.918, 0.929, 0.939, 0.984, 1.012, 1.078, 1.111, 1.128),
+        (1.109, 1.085, 1.053, 1.023, 0.998, 0.957, 0.935, 0.923, 0.916, 0.916, 0.923, 0.935, 0.957, 0.998, 1.023, 1.053, 1.085, 1.109),
+        (1.108, 1.072, 1.049, 1.029, 0.990, 0.966, 0.943, 0.924, 0.919, 0.919, 0.924, 0.943, 0.966, 0.990, 1.029, 1.049, 1.072, 1.108),
+        (1.083, 1.066, 1.043, 1.023, 0.993, 0.980, 0.951, 0.933, 0.928, 0.928, 0.933, 0.951, 0.980, 0.993, 1.023, 1.043, 1.066, 1.083),
+    ),
+    "4": (
+        (0.883, 0.893, 0.906, 0.930, 0.962, 1.011, 1.057, 1.135, 1.222, 1.222, 1.135, 1.057, 1.011, 0.962, 0.930, 0.906, 0.893, 0.883),
+        (0.887, 0.891, 0.907, 0.931, 0.963, 1.001, 1.071, 1.123, 1.211, 1.241, 1.123, 1.071, 1.001, 0.963, 0.931, 0.907, 0.891, 0.887),
+        (0.888, 0.893, 0.908, 0.932, 0.964, 1.003, 1.073, 1.125, 1.213, 1.213, 1.125, 1.073, 1.003, 0.964, 0.932, 0.908, 0.893, 0.888),
+        (0.892, 0.897, 0.912, 0.936, 0.968, 1.007, 1.077, 1.130, 1.179, 1.179, 1.130, 1.077, 1.007, 0.968, 0.936, 0.912, 0.897, 0.892),
+        (0.889, 0.894, 0.911, 0.938, 0.973, 1.015, 1.064, 1.141, 1.171, 1.179, 1.141, 1.064, 1.015, 0.973, 0.938, 0.911, 0.894, 0.889),
+        (0.895, 0.900, 0.917, 0.944, 0.979, 1.022, 1.071, 1.120, 1.152, 1.152, 1.120, 1.071, 1.022, 0.979, 0.944, 0.917, 0.900, 0.895),
+        (0.905, 0.910, 0.928, 0.955, 0.990, 1.034, 1.061, 1.103, 1.115, 1.115, 1.103, 1.061, 1.034, 0.990, 0.955, 0.928, 0.910, 0.905),
+        (0.911, 0.917, 0.934, 0.958, 0.973, 1.016, 1.067, 1.093, 1.118, 1.118, 1.100, 1.074, 1.016, 0.984, 0.958, 0.934, 0.917, 0.911),
+        (0.913, 0.920, 0.940, 0.954, 0.989, 1.033, 1.061, 1.089, 1.100, 1.100, 1.089, 1.065, 1.033, 0.989, 0.954, 0.940, 0.920, 0.913),
+        (0.925, 0.933, 0.953, 0.967, 1.003, 1.031, 1.051, 1.060, 1.081, 1.081, 1.060, 1.051, 1.025, 1.003, 0.967, 0.953, 0.933, 0.925),
+    ),
+    "5": (
+        (0.618, 0.664, 0.719, 0.778, 0.881, 0.985, 1.134, 1.383, 1.812, 1.812, 1.392, 1.161, 0.997, 0.869, 0.782, 0.716, 0.664, 0.632),
+        (0.635, 0.668, 0.724, 0.782, 0.886, 0.991, 1.141, 1.391, 1.764, 1.764, 1.400, 1.168, 1.003, 0.874, 0.787, 0.720, 0.668, 0.635),
+        (0.665, 0.670, 0.723, 0.785, 0.889, 0.994, 1.145, 1.415, 1.691, 1.691, 1.405, 1.183, 1.006, 0.895, 0.785, 0.723, 0.670, 0.665),
+        (0.670, 0.689, 0.745, 0.808, 0.883, 1.002, 1.173, 1.406, 1.625, 1.616, 1.415, 1.192, 1.014, 0.883, 0.791, 0.728, 0.689, 0.670),
+        (0.701, 0.719, 0.745, 0.812, 0.900, 1.018, 1.158, 1.401, 1.543, 1.533, 1.362, 1.197, 1.018, 0.918, 0.825, 0.745, 0.705, 0.701),
+        (0.737, 0.742, 0.768, 0.835, 0.929, 1.030, 1.172, 1.338, 1.452, 1.443, 1.358, 1.172, 1.030, 0.910, 0.835, 0.771, 0.742, 0.737),
+        (0.750, 0.785, 0.798, 0.849, 0.939, 1.035, 1.160, 1.289, 1.365, 1.375, 1.289, 1.180, 1.048, 0.939, 0.849, 0.829, 0.771, 0.750),
+        (0.792, 0.829, 0.840, 0.896, 0.955, 1.032, 1.138, 1.228, 1.305, 1.305, 1.228, 1.138, 1.032, 0.955, 0.863, 0.843, 0.815, 0.807),
+        (0.835, 0.843, 0.871, 0.910, 0.964, 1.036, 1.104, 1.195, 1.242, 1.231, 1.195, 1.116, 1.029, 0.970, 0.924, 0.857, 0.841, 0.835),
+        (0.874, 0.882, 0.896, 0.949, 0.987, 1.020, 1.074, 1.145, 1.171, 1.181, 1.154, 1.074, 1.020, 0.981, 0.935, 0.899, 0.882, 0.874),
+    ),
+    "6": (
+        (1.408, 1.061, 0.869, 0.758, 0.720, 0.761, 0.903, 1.097, 1.419, 1.419, 1.097, 0.895, 0.761, 0.720, 0.758, 0.883, 1.061, 1.408),
+        (1.385, 1.065, 0.899, 0.776, 0.748, 0.764, 0.906, 1.100, 1.366, 1.366, 1.100, 0.898, 0.776, 0.741, 0.761, 0.886, 1.078, 1.385),
+        (1.318, 1.080, 0.913, 0.816, 0.777, 0.801, 0.907, 1.121, 1.289, 1.289, 1.121, 0.911, 0.801, 0.777, 0.796, 0.900, 1.080, 1.304),
+        (1.226, 1.082, 0.927, 0.834, 0.827, 0.850, 0.932, 1.098, 1.229, 1.229, 1.098, 0.924, 0.850, 0.827, 0.847, 0.940, 1.054, 1.226),
+        (1.151, 1.058, 0.958, 0.890, 0.869, 0.905, 0.942, 1.079, 1.153, 1.153, 1.079, 0.942, 0.905, 0.869, 0.890, 0.958, 1.058, 1.138),
+        (1.088, 1.035, 0.978, 0.950, 0.938, 0.923, 0.969, 1.028, 1.085, 1.085, 1.028, 0.961, 0.923, 0.930, 0.950, 0.992, 1.051, 1.086),
+        (1.049, 1.013, 0.982, 0.973, 0.962, 0.979, 0.978, 1.025, 1.038, 1.039, 1.025, 0.978, 0.966, 0.962, 0.973, 0.997, 1.013, 1.049),
+        (1.002, 1.011, 0.993, 0.992, 0.972, 0.989, 1.001, 1.015, 1.028, 1.028, 1.015, 1.001, 0.989, 0.972, 0.987, 0.993, 1.011, 1.002),
+        (1.001, 1.011, 0.992, 0.992, 0.991, 0.989, 1.000, 1.006, 1.018, 1.018, 1.006, 1.000, 0.989, 0.991, 0.992, 0.992, 1.011, 1.001),
+        (0.997, 1.006, 1.006, 0.987, 1.000, 0.992, 0.996, 1.001, 1.014, 1.014, 1.001, 0.996, 0.992, 1.000, 0.987, 1.006, 1.006, 0.997),
+    ),
+}
+PROTOTYPE_SIZES: dict[str, tuple[float, ...]] = {
+    "1": (-0.881, -0.884, -0.893, -0.908, -0.930, -0.956, -0.983, -1.015, -1.049, -1.069),
+    "2": (-1.052, -1.057, -1.061, -1.064, -1.063, -1.072, -1.075, -1.082, -1.092, -1.104),
+    "3": (-1.024, -1.024, -1.027, -1.029, -1.035, -1.069, -1.080, -1.093, -1.125, -1.145),
+    "4": (-1.025, -1.040, -1.042, -1.046, -1.093, -1.100, -1.111, -1.159, -1.175, -1.189),
+    "5": (-1.256, -1.262, -1.265, -1.273, -1.276, -1.288, -1.305, -1.322, -1.338, -1.349),
+    "6": (-1.252, -1.256, -1.257, -1.271, -1.290, -1.310, -1.315, -1.325, -1.325, -1.321),
+}
+# Residual rotation after the grid alignment: profiles are also compared turned by up to this many
+# bins (5 degrees each) either way; square and diamond are 9 bins apart.
+PROFILE_SHIFTS = (-2, -1, 0, 1, 2)
+# How far a quarter profile (RMS, in units of its mean) may wander from its design's; and how far
+# the design's size may be off its drawn size (log mean radius) before it counts, and by how much.
+PROFILE_SCALE = 0.03
+SIZE_TOLERANCE = 0.10
+SIZE_SCALE = 0.06
+
+
 _scaled_curves: dict[str, Any] | None = None
 
 
@@ -294,6 +420,12 @@ def percentiles(values, qs) -> list[float]:
 
 def design_features(mask) -> tuple[float, float, float, float]:
     """(solidity, roundness, axis harmonic, eight harmonic) of a design mask."""
+    return _outline(mask)[0]
+
+
+def _outline(mask):
+    """(design_features, radial profile) of a design mask: the profile is the outline's distance
+    from the centroid in PROFILE_BINS angle bins from -pi, in pixels."""
     import cv2
     import numpy as np
 
@@ -309,13 +441,13 @@ def design_features(mask) -> tuple[float, float, float, float]:
     # Pixel centres lie half a pixel inside the outline.
     phi = np.arctan2(pts[:, 1] - cy, pts[:, 0] - cx)
     r = np.hypot(pts[:, 1] - cy, pts[:, 0] - cx) + 0.5
-    bins = 72
+    bins = PROFILE_BINS
     idx = ((phi + math.pi) / (2 * math.pi) * bins).astype(int) % bins
     profile = np.zeros(bins)
     np.maximum.at(profile, idx, r)
     empty = profile == 0
     if empty.all():
-        return (solidity, 1.0, 0.0, 0.0)
+        return (solidity, 1.0, 0.0, 0.0), np.full(bins, 0.5)
     if empty.any():
         known = np.nonzero(~empty)[0]
         profile[empty] = np.interp(np.nonzero(empty)[0], known, profile[known], period=bins)
@@ -323,7 +455,7 @@ def design_features(mask) -> tuple[float, float, float, float]:
     mean = profile.mean()
     axis4 = float((profile * cos4).mean() / mean)
     eight = float(abs((profile * exp8).mean()) / mean)
-    return (solidity, float(profile.min() / profile.max()), axis4, eight)
+    return (solidity, float(profile.min() / profile.max()), axis4, eight), profile
 
 
 _harmonic_tables: dict[int, Any] = {}
@@ -344,12 +476,31 @@ def classify_design(patch, config: DesignConfig | None = None) -> DesignReading:
     import cv2
 
     mask = design_mask(patch, config)
-    features = design_features(mask)
-    design, confidence = nearest_design(features)
+    features, profile = _outline(mask)
+    design, confidence = combine_readings(nearest_design(features), nearest_profile(profile, patch.shape[0]))
     m = cv2.moments(mask, binaryImage=True)
     # Moments count pixel centres from 0; the patch's middle is at size / 2 in pixel edges.
     centre = (m["m10"] / m["m00"] + 0.5, m["m01"] / m["m00"] + 0.5) if m["m00"] else (patch.shape[1] / 2, patch.shape[0] / 2)
     return DesignReading(design, confidence, mask, features, centre)
+
+
+def nearest_profile(profile, side: int) -> tuple[str, float]:
+    """The design whose quarter profiles pass nearest a radial profile, and a confidence from the runner-up."""
+    import numpy as np
+
+    (d1, best), (d2, _) = sorted(zip(profile_distances(profile, side).tolist(), PROTOTYPES))[:2]
+    return best, _margin(d1, d2)
+
+
+def combine_readings(summary: tuple[str, float], profile: tuple[str, float]) -> tuple[str, float]:
+    """One (design, confidence) from the four numbers' reading and the profile's.
+
+    Agreeing, the surer of the two; disagreeing, the four numbers' design at half their confidence
+    (not none: read_tile keeps the surer of a tile's two patches, and a tie would hand it the second).
+    """
+    if summary[0] == profile[0]:
+        return summary[0], max(summary[1], profile[1])
+    return summary[0], 0.5 * summary[1]
 
 
 def nearest_design(features) -> tuple[str, float]:
@@ -393,3 +544,50 @@ def _margin(d1: float, d2: float) -> float:
     if d1 + d2 == 0:
         return 1.0
     return max(0.0, min(1.0, (d2 - d1) / (d2 + d1)))
+
+
+_profile_segments = None
+
+
+def _profile_curve_segments():
+    """The segments of every design's quarter-profile curve from sharp to blurred, turned by each of
+    PROFILE_SHIFTS, as 6 x shifts x (steps - 1) rows (made once): (starts and vectors stacked, the
+    starts' squared lengths, the starts' dot products with the vectors, the vectors' squared lengths
+    floored, start sizes, size steps)."""
+    global _profile_segments
+    if _profile_segments is None:
+        import numpy as np
+
+        a, ab, za, zab = [], [], [], []
+        for design in PROTOTYPES:
+            curve = np.array(PROTOTYPE_PROFILES[design])
+            sizes = np.array(PROTOTYPE_SIZES[design])
+            for s in PROFILE_SHIFTS:
+                turned = np.roll(curve, s, axis=1)
+                a.append(turned[:-1])
+                ab.append(turned[1:] - turned[:-1])
+                za.append(sizes[:-1])
+                zab.append(np.diff(sizes))
+        a, ab = np.vstack(a), np.vstack(ab)
+        _profile_segments = (np.vstack([a, ab]), (a * a).sum(axis=1), (a * ab).sum(axis=1),
+                             np.maximum((ab * ab).sum(axis=1), 1e-12), np.concatenate(za), np.concatenate(zab))
+    return _profile_segments
+
+
+def profile_distances(profile, side: int):
+    """How far a design's radial profile lies from each design's (in the order of PROTOTYPES), in
+    units of PROFILE_SCALE (`side`: the patch's, in the profile's pixels): the nearest point of each
+    design's sharp-to-blurred curve of quarter profiles, turned a little either way, with its size
+    off by more than SIZE_TOLERANCE added."""
+    import numpy as np
+
+    stacked, aa, aab, ab2, za, zab = _profile_curve_segments()
+    x = quarter_profile(np.asarray(profile, dtype=np.float64))
+    size = math.log(float(np.mean(profile)) / side)
+    # |a + t ab - x|^2 for every segment from two products with x, not a difference per segment.
+    dots = stacked @ x
+    ax, abx = dots[:len(aa)], dots[len(aa):]
+    t = np.clip((abx - aab) / ab2, 0.0, 1.0)
+    shape2 = np.maximum(aa - 2 * ax + x @ x + 2 * t * (aab - abx) + t * t * ab2, 0.0) / len(x)
+    excess = np.maximum(0.0, np.abs(size - (za + t * zab)) - SIZE_TOLERANCE) / SIZE_SCALE
+    return np.sqrt((shape2 / PROFILE_SCALE ** 2 + excess * excess).reshape(len(PROTOTYPES), -1).min(axis=1))

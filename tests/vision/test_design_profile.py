@@ -1,0 +1,92 @@
+"""The design's radial profile: folded onto a quarter turn, compared with each design's drawn profiles."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.config import SURE_AT
+from vision.design import (
+    PROFILE_BLUR_STEPS,
+    PROTOTYPE_PROFILES,
+    PROTOTYPE_SIZES,
+    classify_design,
+    combine_readings,
+    compute_prototype_profiles,
+    design_mask,
+    draw_design,
+    profile_distances,
+    quarter_profile,
+)
+
+DESIGNS = "123456"
+
+
+def _colour_patch(grey, colour=(40, 60, 200)):
+    """A grey design patch painted in a colour on the black face, as a BGR patch."""
+    weight = (grey.astype(np.float32) - grey.min()) / max(1, int(grey.max()) - int(grey.min()))
+    face = np.array([22, 18, 16], np.float32)
+    paint = np.array(colour, np.float32)
+    return (face + weight[..., None] * (paint - face)).astype(np.uint8)
+
+
+def _profile(grey):
+    from vision.design import _outline
+
+    return _outline(design_mask(_colour_patch(grey)))[1]
+
+
+def test_the_stored_profiles_are_the_drawn_shapes():
+    computed = compute_prototype_profiles()
+    for design in DESIGNS:
+        profiles, sizes = computed[design]
+        assert np.allclose(profiles, np.array(PROTOTYPE_PROFILES[design]), atol=0.002), design
+        assert np.allclose(sizes, np.array(PROTOTYPE_SIZES[design]), atol=0.002), design
+        assert len(PROTOTYPE_PROFILES[design]) == len(PROFILE_BLUR_STEPS)
+
+
+@pytest.mark.parametrize("design", list(DESIGNS))
+def test_the_quarter_profile_is_the_same_turned_a_quarter(design):
+    grey = draw_design(design, 64, 0.02)
+    a = quarter_profile(_profile(grey))
+    b = quarter_profile(_profile(np.ascontiguousarray(np.rot90(grey))))
+    assert np.sqrt(((a - b) ** 2).mean()) < 0.01
+
+
+@pytest.mark.parametrize("design", list(DESIGNS))
+def test_a_design_turned_a_quarter_and_a_little_more_and_blurred_is_read_and_sure(design):
+    turned = np.ascontiguousarray(np.rot90(draw_design(design, 64, 0.04)))
+    turned = cv2.warpAffine(turned, cv2.getRotationMatrix2D((31.5, 31.5), 6, 1.0), (64, 64), borderValue=30)
+    reading = classify_design(_colour_patch(turned))
+    assert reading.design == design
+    assert reading.confidence >= SURE_AT
+    assert int(np.argmin(profile_distances(_profile(turned), 64))) == DESIGNS.index(design)
+
+
+@pytest.mark.parametrize("design", list(DESIGNS))
+def test_a_design_seen_squashed_is_read_and_sure(design):
+    # A tile the rectification left an eighth shorter one way (a board's tilt, a lens's residue):
+    # a circle becomes an ellipse, whose 2-fold part the quarter profile does not see.
+    squashed = cv2.resize(draw_design(design, 72, 0.02), (64, 56), interpolation=cv2.INTER_AREA)
+    grey = np.full((64, 64), 30, np.uint8)
+    grey[4:60] = squashed
+    reading = classify_design(_colour_patch(grey))
+    assert reading.design == design
+    assert reading.confidence >= SURE_AT
+
+
+def test_a_blend_of_two_designs_stays_unsure():
+    blend = cv2.addWeighted(draw_design("2", 64, 0.02), 0.5, draw_design("3", 64, 0.02), 0.5, 0)
+    assert classify_design(_colour_patch(blend)).confidence < SURE_AT
+
+
+def test_a_design_of_the_wrong_size_fits_no_design_well():
+    # A glare spot a third of a circle's size is round, but no design is that small.
+    spot = np.full((64, 64), 30, np.uint8)
+    cv2.circle(spot, (32, 32), 8, 230, -1)
+    assert profile_distances(_profile(spot), 64).min() > 3.0
+
+
+def test_two_readings_that_disagree_are_not_sure():
+    assert combine_readings(("1", 0.88), ("6", 0.8)) == ("1", 0.44)
+    assert combine_readings(("4", 0.3), ("4", 0.7)) == ("4", 0.7)
