@@ -55,8 +55,7 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
     t = tile_px * f
     height, width = small.shape[:2]
     lat = lattice.scaled(f)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
-    light, red = lab[..., 0], lab[..., 1].astype(np.int16)
+    light, red, yellow = _lab(small)
 
     # The tiles read, a little enlarged: the table is sampled away from them, their faces' level
     # says what is too dark to be skin.
@@ -73,7 +72,6 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
     table = ~near & (light > dark)
     if table.sum() < cfg.min_table_share * table.size:
         return None, lat, t
-    yellow = lab[..., 2].astype(np.int16)
     a0, b0 = float(np.median(red[table])), float(np.median(yellow[table]))
     apart = np.hypot(red - a0, yellow - b0)
     spread = float(np.percentile(apart[table], 90))
@@ -101,6 +99,33 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
             continue
         blob |= labels == n
     return (blob if blob.any() else None), lat, t
+
+
+_SRGB_TO_LINEAR = None
+# sRGB (D65) to CIE XYZ, each row divided by the white's X, Y or Z: rows X/Xn, Y, Z/Zn; columns B, G, R.
+_BGR_TO_XYZN = (
+    (0.180423 / 0.950456, 0.357580 / 0.950456, 0.412453 / 0.950456),
+    (0.072169, 0.715160, 0.212671),
+    (0.950227 / 1.088754, 0.119193 / 1.088754, 0.019334 / 1.088754),
+)
+
+
+def _lab(bgr):
+    """CIELAB of an 8-bit BGR image in OpenCV's 8-bit scaling (L * 255 / 100, a + 128, b + 128), as
+    float32 planes. Computed here: OpenCV's own conversion builds its tables on first use, about
+    0.3 s of CPU in every process that reads a photo, more than the whole search."""
+    import numpy as np
+
+    global _SRGB_TO_LINEAR
+    if _SRGB_TO_LINEAR is None:
+        c = np.arange(256, dtype=np.float64) / 255.0
+        _SRGB_TO_LINEAR = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4).astype(np.float32)
+    xyz = _SRGB_TO_LINEAR[bgr] @ np.asarray(_BGR_TO_XYZN, np.float32).T
+    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16.0 / 116.0)
+    light = np.where(xyz[..., 1] > 0.008856, 116.0 * f[..., 1] - 16.0, 903.3 * xyz[..., 1]) * (255.0 / 100.0)
+    red = 500.0 * (f[..., 0] - f[..., 1]) + 128.0
+    yellow = 200.0 * (f[..., 1] - f[..., 2]) + 128.0
+    return light.astype(np.float32), red.astype(np.float32), yellow.astype(np.float32)
 
 
 def _cells_under(blob, lat: Lattice, t: float, tile: float, tiles: list[Cell], asked: list[Cell], cfg: OccluderConfig):
