@@ -453,4 +453,8 @@ def test_probes_that_run_out_decide_nothing(monkeypatch, name, hand, young):
     """With probes too short to finish, the passes after them still decide every hand."""
     monkeypatch.setattr(solver_module, "PROBE_EFFORT", (1, 2, 3))
     assert solve(hand.split(), young=young, timeout=None).status == "impossible"
+
+
+def test_probes_that_run_out_leave_the_grid_to_the_pass_after_them(monkeypatch):
+    monkeypatch.setattr(solver_module, "PROBE_EFFORT", (1, 2, 3))
     assert_solved(HEAVY_TAIL.split())
