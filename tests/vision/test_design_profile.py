@@ -19,15 +19,7 @@ from vision.design import (
     quarter_profile,
 )
 
-DESIGNS = "123456"
-
-
-def _colour_patch(grey, colour=(40, 60, 200)):
-    """A grey design patch painted in a colour on the black face, as a BGR patch."""
-    weight = (grey.astype(np.float32) - grey.min()) / max(1, int(grey.max()) - int(grey.min()))
-    face = np.array([22, 18, 16], np.float32)
-    paint = np.array(colour, np.float32)
-    return (face + weight[..., None] * (paint - face)).astype(np.uint8)
+from .test_design import DESIGNS, _colour_patch
 
 
 def _profile(grey):
