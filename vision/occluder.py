@@ -25,6 +25,7 @@ a pale finger), or one too blurred to stand apart.
 """
 from __future__ import annotations
 
+from vision.colour import to_linear
 from vision.config import OccluderConfig
 from vision.lattice import Lattice
 
@@ -101,7 +102,6 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
     return (blob if blob.any() else None), lat, t
 
 
-_SRGB_TO_LINEAR = None
 # sRGB (D65) to CIE XYZ, each row divided by the white's X, Y or Z: rows X/Xn, Y, Z/Zn; columns B, G, R.
 _BGR_TO_XYZN = (
     (0.180423 / 0.950456, 0.357580 / 0.950456, 0.412453 / 0.950456),
@@ -116,11 +116,7 @@ def _lab(bgr):
     0.3 s of CPU in every process that reads a photo, more than the whole search."""
     import numpy as np
 
-    global _SRGB_TO_LINEAR
-    if _SRGB_TO_LINEAR is None:
-        c = np.arange(256, dtype=np.float64) / 255.0
-        _SRGB_TO_LINEAR = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4).astype(np.float32)
-    xyz = _SRGB_TO_LINEAR[bgr] @ np.asarray(_BGR_TO_XYZN, np.float32).T
+    xyz = to_linear(bgr) @ np.asarray(_BGR_TO_XYZN, np.float32).T
     f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16.0 / 116.0)
     light = np.where(xyz[..., 1] > 0.008856, 116.0 * f[..., 1] - 16.0, 903.3 * xyz[..., 1]) * (255.0 / 100.0)
     red = 500.0 * (f[..., 0] - f[..., 1]) + 128.0
