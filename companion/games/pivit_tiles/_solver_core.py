@@ -103,6 +103,13 @@ def core_proof(
     return None
 
 
+def placeable(cells: list[int], core: tuple[int, ...], min_line: int, steps: int = CORE_STEPS) -> bool | None:
+    """Whether some set of lines places every copy of the tiles `core` (sorted cells) among the
+    copies `cells`: False proves the hand impossible, as in core_proof; None: the search ran out
+    of `steps`. Remembered per problem."""
+    return _placeable(_problem(cells, core, min_line), None, steps)[0]
+
+
 def _too_few_partners(m: int, q: int, whole: bool, min_line: int) -> bool:
     """The counting proof, for core tiles that pairwise share no colour and no design.
 

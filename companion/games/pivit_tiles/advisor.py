@@ -27,7 +27,10 @@ shortcuts that save most of its calls: a hand with a tile that no line can
 hold is impossible; a hand one tile away from a hand already arranged is
 repaired from that grid when the repair passes the full check; a hand whose
 few tiles with the fewest partners have too few partner copies for their
-lines is impossible (`solver.few_tiles_proof`); and the wild dominates: any grid for `hand - t + d` is a grid for `hand - t + **` with the
+lines is impossible (`solver.few_tiles_proof`), and so is a hand whose copies
+of the unplayable hand's hard tiles no set of lines can place
+(`solver.hard_tiles`, asked again with `solver.tiles_unplaceable`); and the
+wild dominates: any grid for `hand - t + d` is a grid for `hand - t + **` with the
 wild standing for d, so when the latter is impossible every draw after trading
 t is impossible too. A solver timeout is "unknown": it is counted and treated
 as not playable, so every probability is a lower bound. Every verdict is
@@ -44,7 +47,7 @@ from typing import Callable
 
 from companion.games.pivit_tiles.check import check_grid, line_fault
 from companion.games.pivit_tiles.grid import Grid
-from companion.games.pivit_tiles.solver import few_tiles_proof, solve
+from companion.games.pivit_tiles.solver import few_tiles_proof, hard_tiles, solve, tiles_unplaceable
 from companion.games.pivit_tiles.tiles import (
     COPIES,
     DESIGNS,
@@ -198,6 +201,12 @@ def advise(
     advice: list[TradeAdvice] = []
     exact = True
     if not root_playable and trades > 0:
+        # Standard rules only: with younger players the few-tiles proofs
+        # already decide such hands (the solver runs the core searches), and
+        # asking again cost more than it saved.
+        core = [] if young else hard_tiles(hand, ts, young)
+        if core:
+            judge.cores.append(core)
         work = _Advisor(judge, root, _key(list(pile.elements()), ts), ts)
         p_one = work.one_trade_all()
         if trades == 1:
@@ -350,6 +359,10 @@ class _Judge:
         # arranged hands one swap away from a hand being judged.
         self.near: dict[tuple[int, ...], list[tuple[tuple[int, ...], int]]] = {}
         self.unknown: set[tuple[int, ...]] = set()
+        # The unplayable hand's hard tiles (solver.hard_tiles): most hands a
+        # trade away keep the problem they pose, and asking it again on such a
+        # hand's own copies takes a remembered answer or a short search.
+        self.cores: list[list[str]] = []
         self.solver_calls = 0
 
     def playable(self, key: tuple[int, ...]) -> bool:
@@ -370,6 +383,9 @@ class _Judge:
         if sum(key) > 1 and _has_lonely_tile(key, self.min_line):
             return False
         tiles = _tiles(key, self.ts)
+        for core in self.cores:
+            if tiles_unplaceable(tiles, core, self.ts, self.young):
+                return False
         # Before the repairs: hands a trade apart mostly fail for the same few
         # tiles, and a repair that cannot succeed tries every cell first.
         if few_tiles_proof(tiles, self.ts, self.young):

@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
-from companion.games.pivit_tiles._solver_core import core_proof
+from companion.games.pivit_tiles._solver_core import core_proof, placeable
 from companion.games.pivit_tiles._solver_grow import GrowSearch
 from companion.games.pivit_tiles._solver_layout import LayoutGaveUp, choose_wilds, lay_out
 from companion.games.pivit_tiles._solver_search import (
@@ -66,6 +66,8 @@ GROW_EFFORT = {3: 200, 2: 500}
 # thousands of nodes is often found by another order in a few dozen (restarts
 # against a heavy tail). A probe that runs out decides nothing.
 PROBE_EFFORT = (300, 300, 600, 1200)
+# Steps of a core search asked again on another hand (tiles_unplaceable).
+CORE_REUSE_STEPS = 2000
 # Whether to check that partial structures can still be drawn, by (tree pass?,
 # shortest line): worth its cost where undrawable structures are common.
 PARTIAL_CHECKS = {(True, 3): False, (False, 3): False, (True, 2): True, (False, 2): True}
@@ -173,6 +175,40 @@ def few_tiles_proof(hand: list[str], tileset: str | TileSet = "classic", young: 
     cells = [_cell(parse_tile(t, ts), ts) for t in hand]
     core = core_proof(cells, 2 if young else 3, search=False)
     return [] if core is None else _core_tiles(core, ts)
+
+
+def hard_tiles(hand: list[str], tileset: str | TileSet = "classic", young: bool = False) -> list[str]:
+    """A few tiles of `hand` that no set of lines can place, so the hand has no grid; [] if none found.
+
+    The proofs of _solver_core, the searches included (a few milliseconds at
+    most): the counting proof of `few_tiles_proof`, then exhaustive searches
+    over the lines of a few tiles with few partners. [] proves nothing.
+    Raises TileError for a tile that is not in the tile set.
+    """
+    ts = get_tileset(tileset)
+    cells = [_cell(parse_tile(t, ts), ts) for t in hand]
+    core = core_proof(cells, 2 if young else 3, search=True)
+    return [] if core is None else _core_tiles(core, ts)
+
+
+def tiles_unplaceable(
+    hand: list[str], core: list[str], tileset: str | TileSet = "classic", young: bool = False
+) -> bool:
+    """True when the copies of the tiles `core` in `hand` provably cannot all be placed in lines.
+
+    The search of _solver_core for this core (any tiles of the hand, say the
+    `hard_tiles` of a hand a trade away: hands a trade apart mostly pose the
+    same problem for them, and its answer is remembered per problem). True
+    proves `hand` impossible; False proves nothing, nor does a search that
+    runs out of its steps. Raises TileError for a tile that is not in the
+    tile set.
+    """
+    ts = get_tileset(tileset)
+    cells = [_cell(parse_tile(t, ts), ts) for t in hand]
+    core_cells = tuple(sorted({_cell(parse_tile(t, ts), ts) for t in core}))
+    if len(cells) <= 1 or any(x < 0 or x not in cells for x in core_cells):
+        return False
+    return placeable(cells, core_cells, 2 if young else 3, CORE_REUSE_STEPS) is False
 
 
 def _cell(tile: str, ts: TileSet) -> int:

@@ -16,7 +16,7 @@ from companion.cli import main
 from companion.games.pivit_tiles import advisor as advisor_module
 from companion.games.pivit_tiles.advisor import AdviceError, advise, unseen_pile
 from companion.games.pivit_tiles.check import check_grid
-from companion.games.pivit_tiles.solver import few_tiles_proof, solve
+from companion.games.pivit_tiles.solver import few_tiles_proof, hard_tiles, solve
 from companion.games.pivit_tiles.tiles import TileError, get_tileset
 
 CLASSIC = get_tileset("classic")
@@ -269,6 +269,24 @@ def test_young_hand_whose_neighbours_need_a_few_tiles_proof():
     drawn = Reference.traded(HAND_YOUNG_HARD, "1R", "2G")
     assert few_tiles_proof(drawn, young=True) == ["2Y", "4G"]
     assert not ref.playable(drawn)
+
+
+# A dealt hand (bench/advisor.py, seed 1, the 17th unplayable hand) whose two 2G no set of
+# lines can place (their partners 2O, 2B, 4G and the other 2G are too few). Most hands a
+# trade away leave that problem as it is: the same search on their own copies proves them
+# impossible, where the solver was asked about 478 of them.
+HAND_HARD_TILES = "5B 5R 5Y 6R 4B 4Y 5R 3P 4B 3B 3R 2G 5Y 6B 4P 1P 1Y 5O 4G 1B 2O 2B 2G 4R".split()
+
+
+def test_the_hands_hard_tiles_decide_most_hands_a_trade_away():
+    assert hard_tiles(HAND_HARD_TILES) == ["2G"]
+    advice = advise(HAND_HARD_TILES, trades=1, timeout=None, trade_timeout=None)
+    ref = Reference()
+    pile = unseen_pile(HAND_HARD_TILES)
+    for a in advice.advice:
+        assert a.p_one == pytest.approx(float(ref.p_one(HAND_HARD_TILES, a.trade, pile))), a.trade
+    assert advice.advice[0].trade == "2G" and advice.unknown == 0
+    assert advice.solver_calls < 100, advice.solver_calls
 
 
 def test_best_trade_matches_monte_carlo():

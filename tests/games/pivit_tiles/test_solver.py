@@ -20,7 +20,7 @@ from companion.games.pivit_tiles import solver as solver_module
 from companion.games.pivit_tiles._solver_core import core_proof
 from companion.games.pivit_tiles.check import check_grid
 from companion.games.pivit_tiles.grid import grid_str, parse_grid
-from companion.games.pivit_tiles.solver import STATUSES, few_tiles_proof, solve
+from companion.games.pivit_tiles.solver import STATUSES, few_tiles_proof, hard_tiles, solve, tiles_unplaceable
 from companion.games.pivit_tiles.tiles import DESIGNS, TILESETS, WILD, TileError
 
 CLASSIC = TILESETS["classic"]
@@ -338,6 +338,71 @@ def test_core_proofs_never_claim_a_solved_hand(young):
         result = solve(hand, young=young, timeout=None)
         if result.status == "solved":
             assert core_proof(cells_of(hand), 2 if young else 3) is None, hand
+
+
+# A hand's hard tiles asked again a trade away (tiles_unplaceable, as the trade advisor
+# does): the same search on the other hand's own copies, so a proof there is a proof.
+
+REDUCED_TILES = [d + c for d in "123" for c in "RGB"] + [WILD]
+REDUCED_BOX = [t for t in REDUCED_TILES for _ in range(3 if t != WILD else 2)]
+
+
+def trades_of(hand):
+    """Every hand one trade away from `hand` in the reduced box (3 copies, 2 wilds)."""
+    for out in sorted(set(hand)):
+        for into in REDUCED_TILES:
+            if into == out:
+                continue
+            traded = list(hand)
+            traded.remove(out)
+            traded.append(into)
+            if traded.count(into) <= (2 if into == WILD else 3):
+                yield traded
+
+
+def test_hard_tiles_reused_a_trade_away_agree_with_brute_force(brute_force_has_grid):
+    """Seeded small hands and every hand a trade away: where the first hand's hard tiles prove the
+    other impossible, no grid exists (brute force) and the solver agrees. Such proofs are common
+    here, in both variations, and so are other hands a trade away, which they must not claim."""
+    rng = random.Random(14)
+    proved = Counter()
+    for _ in range(40):
+        hand = rng.sample(REDUCED_BOX, rng.randint(3, 6))
+        young = rng.random() < 0.5
+        core = hard_tiles(hand, young=young)
+        if not core:
+            continue
+        assert tiles_unplaceable(hand, core, young=young)
+        for traded in trades_of(hand):
+            if tiles_unplaceable(traded, core, young=young):
+                proved[young] += 1
+                assert not brute_force_has_grid(traded, young), (hand, core, traded, young)
+                assert solve(traded, young=young, timeout=None).status == "impossible"
+            else:
+                proved["not", young] += 1
+    assert min(proved[False], proved[True], proved["not", False], proved["not", True]) > 50, proved
+
+
+@settings(max_examples=60)
+@given(
+    hand=small_hands.filter(lambda h: max(Counter(h).values()) <= 3 and h.count(WILD) <= 2),
+    young=st.booleans(),
+    pick=st.integers(0, 10**6),
+)
+def test_hard_tiles_never_claim_a_grid_a_trade_away(hand, young, pick, brute_force_has_grid):
+    core = hard_tiles(hand, young=young)
+    traded = list(trades_of(hand))
+    if core and traded:
+        other = traded[pick % len(traded)]
+        if tiles_unplaceable(other, core, young=young):
+            assert not brute_force_has_grid(other, young)
+
+
+def test_hard_tiles_missing_from_the_hand_prove_nothing():
+    hand = "2Y 2Y 2Y 3Y 5Y 2G 1B 1B 1O 3B 3B 3O 3P 3R 3R 4R 5B 5B 5O 5R 6G 4G 4G 4G".split()
+    assert hard_tiles(hand, young=True)
+    assert not tiles_unplaceable([t for t in hand if t != "2Y"], ["2Y"], young=True)
+    assert not tiles_unplaceable(hand, ["**"], young=True)
 
 
 # -- seeded deals: the figures the benchmark reports, pinned --------------------------------
