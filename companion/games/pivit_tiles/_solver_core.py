@@ -18,13 +18,15 @@ or design that are not core tiles). So if no set of lines exists with
 
 - every copy of the core in one or two lines, no copy in more than two;
 - each line of one colour or one design, its tiles distinct, min_line to six
-  of them, wilds free to stand for any tile of it;
+  of them, wilds free to stand for any tile of it, but a wild in two lines
+  stands for one tile of both lines' colour or design that neither line
+  already holds (as in every grid);
 - two lines sharing at most one copy (a row and a column meet at one cell);
 - every connected group of these lines holding every copy of the hand, or
   having a copy not of the core in one line only that could lead outside;
 
 then no grid exists. This is a relaxation (the grid's geometry, which lines
-are rows, and the wilds' exact tiles are ignored), so it can only ever say
+are rows, and the tiles of wilds in one line only are ignored), so it can only ever say
 "impossible" truthfully, and only when its search ran to the end.
 
 The search gives each core copy in turn all of its lines (lines it shares
@@ -48,6 +50,11 @@ TIGHT_PARTNERS = 4
 CORE_SIZE = 3
 CORE_STEPS = 10000
 CORE_TOTAL_STEPS = 40000
+
+
+# Whether a wild in two lines must stand for one tile of both (see _wild_fits).
+# Always on; a switch so that the tests can show what the rule proves.
+WILD_TILES = True
 
 
 class _OutOfSteps(Exception):
@@ -361,12 +368,31 @@ class _CoreSearch:
                     for picked in itertools.product(*(choices[y] for y in sub)):
                         if not self._apart((i,) + picked):
                             continue
+                        concrete = None
                         for chosen in wild_sets:
                             if not self.min_line <= 1 + size + len(chosen) <= MAX_LINE:
                                 continue
                             members = (i,) + picked + chosen
-                            if self._apart(members):
-                                yield g, members, (g, tuple(sorted(self.cells[j] for j in members)))
+                            if not self._apart(members):
+                                continue
+                            if WILD_TILES and any(self.lines_of[j] for j in chosen):
+                                if concrete is None:
+                                    concrete = {self.cells[j] for j in (i,) + picked}
+                                if not all(self._wild_fits(j, g, concrete) for j in chosen if self.lines_of[j]):
+                                    continue
+                            yield g, members, (g, tuple(sorted(self.cells[j] for j in members)))
+
+    def _wild_fits(self, j: int, g: int, concrete: set[int]) -> bool:
+        """Can wild j, already in a line, stand for one tile in it and in a new line of group g
+        holding the tiles `concrete`? In any grid a wild in two lines stands for one tile of both
+        lines' colour or design, and repeats no tile of either."""
+        (line,) = self.lines_of[j]
+        g1 = self.lines[line][0]
+        if (g1 < 6) == (g < 6):
+            return g1 == g
+        colour, design = (g1, g) if g1 < 6 else (g, g1)
+        x = (design - 6) * 6 + colour
+        return x not in concrete and all(self.cells[k] != x for k in self.lines[line][1])
 
     def _apart(self, members: tuple[int, ...]) -> bool:
         """No two of these copies already share a line (two lines share at most one copy)."""

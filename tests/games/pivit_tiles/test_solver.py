@@ -15,7 +15,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from companion.games.pivit_tiles import _solver_search
+from companion.games.pivit_tiles import _solver_core, _solver_search
 from companion.games.pivit_tiles import solver as solver_module
 from companion.games.pivit_tiles._solver_core import core_proof
 from companion.games.pivit_tiles.check import check_grid
@@ -338,6 +338,45 @@ def test_core_proofs_never_claim_a_solved_hand(young):
         result = solve(hand, young=young, timeout=None)
         if result.status == "solved":
             assert core_proof(cells_of(hand), 2 if young else 3) is None, hand
+
+
+# A bench hand (bench/advisor.py, seed 1, the 5th unplayable hand): three 5R whose partners
+# are 2R, 5O, 5Y and the wild. Three lines hold the three 5R; only the wild can make a second red
+# line or a second line through 5O or 5Y, and a wild in a red line and a design-5 line stands
+# for 5R, which both lines already hold. Without that rule the few-tiles search placed them.
+HAND_THREE_5R = "** 1B 1B 1G 1G 1O 1P 2G 2P 2R 3B 3O 3P 3Y 4P 5O 5R 5R 5R 5Y 6G 6P 6P 6Y".split()
+
+
+def test_a_wild_in_two_lines_stands_for_one_tile_in_the_few_tiles_search(monkeypatch):
+    assert hard_tiles(HAND_THREE_5R) == ["5R"]
+    assert solve(HAND_THREE_5R, timeout=None).status == "impossible"
+    monkeypatch.setattr(_solver_core, "WILD_TILES", False)
+    monkeypatch.setattr(_solver_core, "_ANSWERS", {})
+    assert hard_tiles(HAND_THREE_5R) == []
+
+
+def test_few_tiles_proofs_that_need_the_wilds_tiles_agree_with_brute_force(brute_force_has_grid, monkeypatch):
+    """Seeded small hands with wilds: the proofs that only the wilds' tiles make (a wild in two
+    lines stands for one tile of both, repeating neither's tiles) never claim a hand with a grid."""
+    rng = random.Random(15)
+    proved = Counter()
+    for _ in range(700):
+        hand = rng.sample(REDUCED_BOX, rng.randint(4, 6))
+        if WILD not in hand:
+            continue
+        young = rng.random() < 0.5
+        min_line = 2 if young else 3
+        monkeypatch.setattr(_solver_core, "_ANSWERS", {})
+        monkeypatch.setattr(_solver_core, "WILD_TILES", True)
+        with_tiles = core_proof(cells_of(hand), min_line)
+        monkeypatch.setattr(_solver_core, "_ANSWERS", {})
+        monkeypatch.setattr(_solver_core, "WILD_TILES", False)
+        without = core_proof(cells_of(hand), min_line)
+        assert without is None or with_tiles is not None
+        if with_tiles is not None and without is None:
+            proved[young] += 1
+            assert not brute_force_has_grid(hand, young), (hand, young)
+    assert proved[False] > 10, proved
 
 
 # A hand's hard tiles asked again a trade away (tiles_unplaceable, as the trade advisor
