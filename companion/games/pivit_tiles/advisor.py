@@ -363,6 +363,7 @@ class _Judge:
         # trade away keep the problem they pose, and asking it again on such a
         # hand's own copies takes a remembered answer or a short search.
         self.cores: list[list[str]] = []
+        self.trade_cores: list[list[str]] = []
         self.solver_calls = 0
 
     def playable(self, key: tuple[int, ...]) -> bool:
@@ -383,7 +384,7 @@ class _Judge:
         if sum(key) > 1 and _has_lonely_tile(key, self.min_line):
             return False
         tiles = _tiles(key, self.ts)
-        for core in self.cores:
+        for core in self.cores + self.trade_cores:
             if tiles_unplaceable(tiles, core, self.ts, self.young):
                 return False
         # Before the repairs: hands a trade apart mostly fail for the same few
@@ -573,7 +574,16 @@ class _Advisor:
         return [i for i in range(SLOTS) if hand[i]]
 
     def one_trade_all(self) -> dict[int, float]:
-        return {t: self.p_one(self.root, t) for t in self.candidates(self.root)}
+        out = {}
+        for t in self.candidates(self.root):
+            # The hard tiles of the 23 tiles kept (standard rules, see advise):
+            # every draw adds one tile to them, and most draws leave the
+            # problem those tiles pose as it is.
+            core = [] if self.judge.young else hard_tiles(_tiles(_less(self.root, t), self.ts), self.ts)
+            self.judge.trade_cores = [core] if core and core not in self.judge.cores else []
+            out[t] = self.p_one(self.root, t)
+        self.judge.trade_cores = []
+        return out
 
     def first_draws(self, t1: int) -> list[tuple[int, int]]:
         """(draw, copies in the pile) for trading t1 from the root."""

@@ -289,6 +289,24 @@ def test_the_hands_hard_tiles_decide_most_hands_a_trade_away():
     assert advice.solver_calls < 100, advice.solver_calls
 
 
+# Another (the 18th): its 6R fit no line, but trading 4O leaves two 5O with too few partners,
+# and trading 4G or 5G two 3G: the hard tiles of the 23 tiles kept decide most of those draws.
+HAND_TRADE_CORES = "2P 3G 3P 3P 5O 4O 1Y 1B 4Y 6G 1O 5G 6R 5P 1R 1O 1B 5O 1P 4B 4G 3G 4P 2P".split()
+
+
+def test_the_hard_tiles_of_the_tiles_kept_decide_draws():
+    kept = list(HAND_TRADE_CORES)
+    kept.remove("4O")
+    assert hard_tiles(HAND_TRADE_CORES) == ["6R"] and hard_tiles(kept) == ["5O"]
+    advice = advise(HAND_TRADE_CORES, trades=1, timeout=None, trade_timeout=None)
+    ref = Reference()
+    pile = unseen_pile(HAND_TRADE_CORES)
+    for a in advice.advice:
+        assert a.p_one == pytest.approx(float(ref.p_one(HAND_TRADE_CORES, a.trade, pile))), a.trade
+    assert advice.unknown == 0
+    assert advice.solver_calls < 66, advice.solver_calls  # 76 with the whole hand's hard tiles only
+
+
 def test_best_trade_matches_monte_carlo():
     """Soundness: 10,000 seeded draws with the plain solver agree within three standard errors."""
     advice = advise(HAND_WILD, trades=1, timeout=None, trade_timeout=None)
