@@ -29,7 +29,8 @@ repaired from that grid when the repair passes the full check; a hand whose
 few tiles with the fewest partners have too few partner copies for their
 lines is impossible (`solver.few_tiles_proof`), and so is a hand whose copies
 of the unplayable hand's hard tiles no set of lines can place
-(`solver.hard_tiles`, asked again with `solver.tiles_unplaceable`); and the
+(`solver.hard_tiles`, asked again with `solver.tiles_unplaceable`), or the
+hard tiles of the tiles kept by the trade; and the
 wild dominates: any grid for `hand - t + d` is a grid for `hand - t + **` with the
 wild standing for d, so when the latter is impossible every draw after trading
 t is impossible too. A solver timeout is "unknown": it is counted and treated
@@ -363,6 +364,7 @@ class _Judge:
         # trade away keep the problem they pose, and asking it again on such a
         # hand's own copies takes a remembered answer or a short search.
         self.cores: list[list[str]] = []
+        # While the draws of one trade are judged: the hard tiles of the tiles kept.
         self.trade_cores: list[list[str]] = []
         self.solver_calls = 0
 

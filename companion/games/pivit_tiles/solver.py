@@ -180,9 +180,10 @@ def few_tiles_proof(hand: list[str], tileset: str | TileSet = "classic", young: 
 def hard_tiles(hand: list[str], tileset: str | TileSet = "classic", young: bool = False) -> list[str]:
     """A few tiles of `hand` that no set of lines can place, so the hand has no grid; [] if none found.
 
-    The proofs of _solver_core, the searches included (a few milliseconds at
-    most): the counting proof of `few_tiles_proof`, then exhaustive searches
-    over the lines of a few tiles with few partners. [] proves nothing.
+    The proofs of _solver_core, the searches included (limited in steps; a
+    few milliseconds on the bench's hands): the counting proof of
+    `few_tiles_proof`, then exhaustive searches over the lines of a few tiles
+    with few partners. [] proves nothing.
     Raises TileError for a tile that is not in the tile set.
     """
     ts = get_tileset(tileset)
