@@ -117,6 +117,22 @@ class LatticeConfig:
     # tiles' level on the evaluation sets' cut-off photos; boards' false cuts 1.9-2.4)
     cut_level_ratio: float = 1.5
     min_missing_dark: float = 0.55  # tile-black share of a cell for "a tile may be missing here"
+    # A tile's side seen at an angle darkens the cell beside it on the camera's side. A cell whose
+    # dark bands all lie against tiles standing away from the camera (the tile is at least
+    # `min_side_facing` of a step away from it) and whose other sides are lighter than
+    # `max_open_side` is those tiles' sides, not a tile: not asked about.
+    min_side_facing: float = 0.2
+    max_open_side: float = 0.5
+    # A cell dark all over, its middle too, no design seen, more than this times as light as the
+    # tiles' faces: a board's printed square, not asked about (a tile turned over is as dark as
+    # the faces; a design, even a dark paint, leaves the middle bright in the strict mask).
+    max_plain_level_ratio: float = 1.35
+    # A cell asked about beside a tile whose face shows as a tile's does (corners or side middles
+    # at least `min_read_face`, the band on three sides at least `min_read_sides`, a bright
+    # middle, as dark as the faces) is read as a tile whose design was not found: the design
+    # reader reads it, not sure if it must, and it is asked about if no design is there.
+    min_read_face: float = 0.75
+    min_read_sides: float = 0.3
     # Any cell asked about is at most this times as light as the tiles' faces: a printed board's
     # dark squares beside the tiles measured 1.5-2.0, tiles whose design was not seen up to 1.6,
     # on the evaluation sets (seeds 0-23); the squares from 1.8 up are no longer asked about.

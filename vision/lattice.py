@@ -24,8 +24,11 @@ the same size whatever the angle the photo was taken at, so:
    next to a tile, if its face is there and its middle is bright (a design
    whose tips touch the tile's edge is no clean hole); a cell that is not a
    tile but is mostly covered by tile-black face is reported as "a tile may
-   be missing here", and a cell whose tile-black face runs out of the photo
-   means part of the grid is cut off.
+   be missing here" (but one whose face shows plainly beside a tile is read
+   as a tile, its design left to the design reader; one dark only along the
+   thick sides of tiles seen at an angle, or dark all over but lighter than
+   the faces, is not asked about), and a cell whose tile-black face runs out
+   of the photo means part of the grid is cut off.
 
 `check_view` refuses what cannot be read reliably (too oblique, cut off,
 tiles too small) with a RetakePhotoError saying what to do.
@@ -611,7 +614,7 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
                 tiles[key] = TileCell(key, ev.offset.get(key, drift), False)
                 frontier.add(key)
     # A cell covered by tile-black face but not read as a tile: a tile may be missing there.
-    missing, cut_off = [], []
+    missing, cut_off, faces = [], [], []
     for i in range(rect.rows):
         for j in range(rect.cols):
             key = (rect.top + i, rect.left + j)
@@ -637,16 +640,33 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
                 # at a line's end whose outer edge blur or glare has faded
                 ev.band_second[i, j] >= cfg.min_missing_three_sides and ev.middle[i, j] >= 0.5
                 and ev.face[i, j] >= cfg.min_missing_face and ev.level[i, j] <= strict_black and _touches(key, tiles))
+            if _only_sides(key, ev.sides[i, j], tiles, rect.homography, cfg):
+                continue
+            if ev.middle[i, j] < 0.5 and key not in ev.design \
+                    and ev.level[i, j] > cfg.max_plain_level_ratio * ev.face_level:
+                # Dark all over, the middle too, but lighter than the tiles' faces: a board's
+                # printed square (a tile turned over is as dark as the faces).
+                continue
             if black[i, j] and ringed and (ev.dark[i, j] >= cfg.min_missing_dark or
                                 (key in looked and ev.band[i, j] >= cfg.min_missing_band) or
                                 # a tile's face beside a tile, its design not seen
                                 (ev.face[i, j] >= cfg.min_missing_face and ev.dark[i, j] >= cfg.min_missing_face_dark
                                  and ev.middle[i, j] >= 0.5 and ev.level[i, j] <= strict_black
                                  and _touches(key, tiles))):
-                missing.append(key)
+                if ev.face[i, j] >= cfg.min_read_face and ev.band_second[i, j] >= cfg.min_read_sides \
+                        and ev.middle[i, j] >= 0.5 and ev.level[i, j] <= strict_black and _touches(key, tiles):
+                    faces.append(key)
+                else:
+                    missing.append(key)
             elif ev.dark[i, j] >= cfg.min_missing_black and ev.level[i, j] <= cfg.missing_black_level_ratio * ev.face_level \
                     and ev.band_second[i, j] >= cfg.min_missing_black_sides and _touches(key, tiles):
                 missing.append(key)
+    # A tile's face with no design found on it: read as a tile, where the tiles beside it drift.
+    for key in faces:
+        near = [tiles[n] for n in ((key[0] + 1, key[1]), (key[0] - 1, key[1]), (key[0], key[1] + 1),
+                                   (key[0], key[1] - 1)) if n in tiles]
+        tiles[key] = TileCell(key, ev.offset.get(key, (sum(t.offset[0] for t in near) / len(near),
+                                                       sum(t.offset[1] for t in near) / len(near))), False)
     # A design on a tile's black face that no rule above took: a tile the player should be asked about.
     asked = set(missing) | set(cut_off)
     for key in ev.design:
@@ -693,6 +713,40 @@ def _partly_hidden(ev: _Evidence, cfg: LatticeConfig, tiles: set, asked: set) ->
                     near.add(key)
                     grew = True
     return found
+
+
+def _toward_camera(homography, cell: Cell) -> tuple[float, float]:
+    """The unit (cols, rows) direction on the plane toward the camera, at `cell`.
+
+    The homography's third row is proportional to a plane point's depth along
+    the camera's axis; the depth falls fastest toward the foot of the camera.
+    """
+    h = homography[2]
+    depth = h[0] * cell[1] + h[1] * cell[0] + h[2]
+    way = -math.copysign(1.0, depth) * h[0], -math.copysign(1.0, depth) * h[1]
+    norm = math.hypot(*way)
+    return (way[0] / norm, way[1] / norm) if norm > 0 else (0.0, 0.0)
+
+
+def _only_sides(cell: Cell, sides, tiles, homography, cfg: LatticeConfig) -> bool:
+    """Whether the dark bands of a cell that is no tile are only the sides of the tiles beside it.
+
+    A tile's side, seen at an angle, shows on the camera's side of the tile,
+    so it darkens the band of the cell beside it there. The cell's bands
+    (`sides`: top, bottom, left, right) against tiles standing away from the
+    camera are set aside; if some are and every other band is lighter than
+    `max_open_side`, nothing of the cell's own is tile-black along a side (a
+    tile there, however its design fares, has its face along the others).
+    """
+    way = _toward_camera(homography, cell)
+    steps = ((-1, 0), (1, 0), (0, -1), (0, 1))  # (rows, cols) to the neighbour across each band
+    explained, other = 0, []
+    for (dr, dc), side in zip(steps, sides):
+        if (cell[0] + dr, cell[1] + dc) in tiles and dc * way[0] + dr * way[1] <= -cfg.min_side_facing:
+            explained += 1
+        else:
+            other.append(float(side))
+    return explained > 0 and max(other) < cfg.max_open_side
 
 
 def _touches(cell: Cell, tiles, diagonal: bool = False) -> bool:

@@ -62,3 +62,47 @@ def test_a_board_s_printed_square_beside_the_tiles_is_no_tile(seed):
     # them, seen as tiles left off the grid, refused the photo ("unplaced").
     photo, result, score = _read_and_score("board", seed)
     assert score.exact and score.correct == len(photo.cells) and result.missing == []
+
+
+def test_a_steep_view_s_tile_sides_beside_an_empty_cell_are_no_missing_tile():
+    from vision.config import LatticeConfig
+    from vision.lattice import _only_sides
+
+    # A view whose depth falls toward the bottom rows: the camera stands below the grid, so a
+    # tile's thick side shows below it, in the cell under it.
+    h = np.array([[60.0, 0.0, 400.0], [0.0, 40.0, 300.0], [0.0, -0.1, 1.0]])
+    cfg = LatticeConfig()
+    # Dark along the top (the tile above's side) and the right (the tile there, a little away
+    # from the camera too), light along the other two: those tiles' sides.
+    tiles = {(0, 1), (1, 2)}
+    h_left = np.array([[60.0, 0.0, 400.0], [0.0, 40.0, 300.0], [0.04, -0.1, 1.0]])
+    assert _only_sides((1, 1), [1.0, 0.18, 0.26, 0.1], {(0, 1)}, h, cfg)
+    assert _only_sides((1, 1), [1.0, 0.18, 0.26, 1.0], tiles, h_left, cfg)
+    # The same band against a tile on the camera's side is no side seen at an angle; a cell
+    # with a band of its own dark (a tile's face) is asked about as before.
+    assert not _only_sides((1, 1), [0.18, 1.0, 0.26, 0.1], {(2, 1)}, h, cfg)
+    assert not _only_sides((1, 1), [1.0, 0.18, 0.9, 0.1], {(0, 1)}, h, cfg)
+    # The evaluation set's "steep" photo 9 (50-55 degrees): the cell below one tile and left of
+    # another, their thick sides along two of its bands, was "may be missing".
+    photo, result, score = _read_and_score("steep", 9)
+    assert score.exact and score.correct == len(photo.cells) and result.missing == []
+
+
+def test_a_tile_whose_design_was_not_found_but_whose_face_shows_is_read():
+    # The evaluation set's "tinted" photo 17: glare on a corner of an orange square joins it to
+    # the light, so no design is found there; its black face shows on three sides, beside two
+    # tiles. It was "may be missing"; the design reader reads it (3O, sure).
+    photo, result, score = _read_and_score("tinted", 17)
+    assert score.exact and score.correct == len(photo.cells) and result.missing == []
+
+
+
+def test_a_board_s_printed_square_dark_all_over_is_no_missing_tile():
+    # The evaluation set's "board" photo 1: a dark grey printed square beside the tiles, dark in
+    # its middle too but 1.7 times as light as the tiles' faces (a tile turned over is as dark
+    # as they are; a design leaves the middle bright), was "may be missing". (The other cell
+    # asked about, a board's square 0.24 off the tiles' nodes ringed on three sides by their
+    # faces, is left: a side of its ring with no dark did not tell it from a slanted stray tile.)
+    photo, result, score = _read_and_score("board", 1)
+    assert score.correct == len(photo.cells) and score.confidently_wrong == 0
+    assert len(result.missing) == 1
