@@ -428,8 +428,9 @@ def design_features(mask) -> tuple[float, float, float, float]:
 
 
 def _outline(mask):
-    """(design_features, radial profile) of a design mask: the profile is the outline's distance
-    from the centroid in PROFILE_BINS angle bins from -pi, in pixels."""
+    """(design_features, radial profile, centroid) of a design mask: the profile is the outline's
+    distance from the centroid (x, y, pixel centres counted from 0) in PROFILE_BINS angle bins from
+    -pi, in pixels."""
     import cv2
     import numpy as np
 
@@ -451,7 +452,7 @@ def _outline(mask):
     np.maximum.at(profile, idx, r)
     empty = profile == 0
     if empty.all():
-        return (solidity, 1.0, 0.0, 0.0), np.full(bins, 0.5)
+        return (solidity, 1.0, 0.0, 0.0), np.full(bins, 0.5), (cx, cy)
     if empty.any():
         known = np.nonzero(~empty)[0]
         profile[empty] = np.interp(np.nonzero(empty)[0], known, profile[known], period=bins)
@@ -459,7 +460,7 @@ def _outline(mask):
     mean = profile.mean()
     axis4 = float((profile * cos4).mean() / mean)
     eight = float(abs((profile * exp8).mean()) / mean)
-    return (solidity, float(profile.min() / profile.max()), axis4, eight), profile
+    return (solidity, float(profile.min() / profile.max()), axis4, eight), profile, (cx, cy)
 
 
 _harmonic_tables: dict[int, Any] = {}
@@ -493,14 +494,10 @@ class DesignOutline:
 def design_outline(patch, config: DesignConfig | None = None) -> DesignOutline:
     """The design's mask, four numbers, radial profile and centre in a tile patch. Raises ClassifyError
     if there is none."""
-    import cv2
-
     mask = design_mask(patch, config)
-    features, profile = _outline(mask)
-    m = cv2.moments(mask, binaryImage=True)
+    features, profile, (cx, cy) = _outline(mask)
     # Moments count pixel centres from 0; the patch's middle is at size / 2 in pixel edges.
-    centre = (m["m10"] / m["m00"] + 0.5, m["m01"] / m["m00"] + 0.5) if m["m00"] else (patch.shape[1] / 2, patch.shape[0] / 2)
-    return DesignOutline(mask, features, profile, centre)
+    return DesignOutline(mask, features, profile, (cx + 0.5, cy + 0.5))
 
 
 def classify_designs(outlines: list[DesignOutline], side: int) -> list[DesignReading]:
