@@ -506,11 +506,12 @@ def classify_designs(outlines: list[DesignOutline], side: int) -> list[DesignRea
     if not outlines:
         return []
     distances = profile_distances([o.profile for o in outlines], side).tolist()
+    summaries = nearest_designs([o.features for o in outlines])
     readings = []
-    for outline, row in zip(outlines, distances):
+    for outline, row, summary in zip(outlines, distances, summaries):
         # The profile's design, with a confidence from the runner-up.
         (d1, best), (d2, _) = sorted(zip(row, PROTOTYPES))[:2]
-        design, confidence = combine_readings(nearest_design(outline.features), (best, _margin(d1, d2)))
+        design, confidence = combine_readings(summary, (best, _margin(d1, d2)))
         readings.append(DesignReading(design, confidence, outline.mask, outline.features, outline.centre))
     return readings
 
@@ -528,17 +529,24 @@ def combine_readings(summary: tuple[str, float], profile: tuple[str, float]) -> 
 
 def nearest_design(features) -> tuple[str, float]:
     """The design whose sharp-to-blurred curve passes nearest `features`, and a confidence from the runner-up."""
+    return nearest_designs([features])[0]
+
+
+def nearest_designs(many) -> list[tuple[str, float]]:
+    """nearest_design of each of `many` features, at once (each the same to the last bit as alone)."""
     import numpy as np
 
-    f = np.asarray(features, dtype=np.float64) / np.array(SCALES)
+    f = np.asarray(many, dtype=np.float64).reshape(-1, 1, 4) / np.array(SCALES)
     designs, starts, a, ab, ab2 = _curve_segments()
     # The distance to each design's curve: to every segment of every curve at once, the nearest per design.
-    t = np.clip(((f - a) * ab).sum(axis=1) / ab2, 0.0, 1.0)
-    nearest = a + t[:, None] * ab
-    by_design = np.minimum.reduceat(np.sqrt(((f - nearest) ** 2).sum(axis=1)), starts)
-    dists = sorted(zip(by_design.tolist(), designs))
-    (d1, best), (d2, _) = dists[0], dists[1]
-    return best, _margin(d1, d2)
+    t = np.clip(((f - a) * ab).sum(axis=2) / ab2, 0.0, 1.0)
+    nearest = a + t[:, :, None] * ab
+    by_design = np.minimum.reduceat(np.sqrt(((f - nearest) ** 2).sum(axis=2)), starts, axis=1)
+    out = []
+    for row in by_design.tolist():
+        (d1, best), (d2, _) = sorted(zip(row, designs))[:2]
+        out.append((best, _margin(d1, d2)))
+    return out
 
 
 _segments = None
