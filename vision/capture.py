@@ -226,9 +226,16 @@ def _is_grey(np, image) -> bool:
 def read_photo_bytes(path: str, config: DecodeConfig | None = None) -> bytes:
     """A photo file's bytes, at most one more than `max_bytes` (enough for decode_image_bytes to
     refuse it as too large without reading it all). Raises OSError for an unreadable file."""
+    import os
+
     cfg = config or DecodeConfig()
     with open(path, "rb") as f:
-        return f.read(cfg.max_bytes + 1)
+        # A buffer the file's size, not the limit's (40 MB, a millisecond a photo to allocate).
+        size = os.fstat(f.fileno()).st_size
+        data = f.read(min(size, cfg.max_bytes) + 1)
+        if len(data) > size:  # not a regular file (a pipe's size is 0), or one growing: on to the limit
+            data += f.read(cfg.max_bytes + 1 - len(data))
+        return data
 
 
 def read_image_file(path: str, config: DecodeConfig | None = None) -> Decoded:
