@@ -263,7 +263,7 @@ class PlaneConfig:
 class OccluderConfig:
     """Finding something over the grid (a finger, a hand): vision.occluder. Lengths in tiles."""
 
-    work_tile_px: float = 12.0  # the photo is looked at scaled so a tile is about this many pixels
+    work_tile_px: float = 12.0  # the photo is looked at shrunk by a whole factor, a tile at most this many pixels
     tile_margin: float = 0.1  # the read tiles, grown by this (and table_gap), are kept out of the table's sample
     table_gap: float = 1.0  # the table is sampled farther than this from the tiles
     dark_ratio: float = 1.6  # darker than this times the tiles' faces (+ dark_margin) is no skin

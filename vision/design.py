@@ -116,7 +116,11 @@ PROFILE_BINS = 72
 def quarter_profile(profile):
     """A radial profile folded onto a quarter turn (the mean of its four quarters) and scaled to
     mean 1: the same for the design turned a quarter, and blind to what is not four-fold, such as
-    a circle seen as an ellipse (2-fold) or a design off its centroid (1-fold)."""
+    a circle seen as an ellipse (2-fold) or a design off its centroid (1-fold). An N x PROFILE_BINS
+    array gives each row's."""
+    if profile.ndim == 2:  # one profile a row
+        folded = profile.reshape(len(profile), 4, -1).mean(axis=1)
+        return folded / folded.mean(axis=1, keepdims=True)
     folded = profile.reshape(4, -1).mean(axis=0)
     return folded / folded.mean()
 
@@ -424,8 +428,9 @@ def design_features(mask) -> tuple[float, float, float, float]:
 
 
 def _outline(mask):
-    """(design_features, radial profile) of a design mask: the profile is the outline's distance
-    from the centroid in PROFILE_BINS angle bins from -pi, in pixels."""
+    """(design_features, radial profile, centroid) of a design mask: the profile is the outline's
+    distance from the centroid (x, y, pixel centres counted from 0) in PROFILE_BINS angle bins from
+    -pi, in pixels."""
     import cv2
     import numpy as np
 
@@ -447,7 +452,7 @@ def _outline(mask):
     np.maximum.at(profile, idx, r)
     empty = profile == 0
     if empty.all():
-        return (solidity, 1.0, 0.0, 0.0), np.full(bins, 0.5)
+        return (solidity, 1.0, 0.0, 0.0), np.full(bins, 0.5), (cx, cy)
     if empty.any():
         known = np.nonzero(~empty)[0]
         profile[empty] = np.interp(np.nonzero(empty)[0], known, profile[known], period=bins)
@@ -455,7 +460,7 @@ def _outline(mask):
     mean = profile.mean()
     axis4 = float((profile * cos4).mean() / mean)
     eight = float(abs((profile * exp8).mean()) / mean)
-    return (solidity, float(profile.min() / profile.max()), axis4, eight), profile
+    return (solidity, float(profile.min() / profile.max()), axis4, eight), profile, (cx, cy)
 
 
 _harmonic_tables: dict[int, Any] = {}
@@ -473,23 +478,42 @@ def _harmonics(bins: int):
 
 def classify_design(patch, config: DesignConfig | None = None) -> DesignReading:
     """The design on a grid-aligned tile patch. Raises ClassifyError if there is none."""
-    import cv2
+    return classify_designs([design_outline(patch, config)], patch.shape[0])[0]
 
+
+@dataclass
+class DesignOutline:
+    """What a patch's design shows before it is compared with the designs (design_outline)."""
+
+    mask: Any  # uint8 patch-sized array, 1 on the design
+    features: tuple[float, float, float, float]
+    profile: Any  # radial profile, PROFILE_BINS
+    centre: tuple[float, float]  # the design's centroid in the patch, (x, y) pixels
+
+
+def design_outline(patch, config: DesignConfig | None = None) -> DesignOutline:
+    """The design's mask, four numbers, radial profile and centre in a tile patch. Raises ClassifyError
+    if there is none."""
     mask = design_mask(patch, config)
-    features, profile = _outline(mask)
-    design, confidence = combine_readings(nearest_design(features), nearest_profile(profile, patch.shape[0]))
-    m = cv2.moments(mask, binaryImage=True)
+    features, profile, (cx, cy) = _outline(mask)
     # Moments count pixel centres from 0; the patch's middle is at size / 2 in pixel edges.
-    centre = (m["m10"] / m["m00"] + 0.5, m["m01"] / m["m00"] + 0.5) if m["m00"] else (patch.shape[1] / 2, patch.shape[0] / 2)
-    return DesignReading(design, confidence, mask, features, centre)
+    return DesignOutline(mask, features, profile, (cx + 0.5, cy + 0.5))
 
 
-def nearest_profile(profile, side: int) -> tuple[str, float]:
-    """The design whose quarter profiles pass nearest a radial profile, and a confidence from the runner-up."""
-    import numpy as np
-
-    (d1, best), (d2, _) = sorted(zip(profile_distances(profile, side).tolist(), PROTOTYPES))[:2]
-    return best, _margin(d1, d2)
+def classify_designs(outlines: list[DesignOutline], side: int) -> list[DesignReading]:
+    """The design of each outline (from patches `side` pixels square), as classify_design reads it; the
+    profiles compared with the designs' all at once (profile_distances)."""
+    if not outlines:
+        return []
+    distances = profile_distances([o.profile for o in outlines], side).tolist()
+    summaries = nearest_designs([o.features for o in outlines])
+    readings = []
+    for outline, row, summary in zip(outlines, distances, summaries):
+        # The profile's design, with a confidence from the runner-up.
+        (d1, best), (d2, _) = sorted(zip(row, PROTOTYPES))[:2]
+        design, confidence = combine_readings(summary, (best, _margin(d1, d2)))
+        readings.append(DesignReading(design, confidence, outline.mask, outline.features, outline.centre))
+    return readings
 
 
 def combine_readings(summary: tuple[str, float], profile: tuple[str, float]) -> tuple[str, float]:
@@ -505,17 +529,24 @@ def combine_readings(summary: tuple[str, float], profile: tuple[str, float]) -> 
 
 def nearest_design(features) -> tuple[str, float]:
     """The design whose sharp-to-blurred curve passes nearest `features`, and a confidence from the runner-up."""
+    return nearest_designs([features])[0]
+
+
+def nearest_designs(many) -> list[tuple[str, float]]:
+    """nearest_design of each of `many` features, at once (each the same to the last bit as alone)."""
     import numpy as np
 
-    f = np.asarray(features, dtype=np.float64) / np.array(SCALES)
+    f = np.asarray(many, dtype=np.float64).reshape(-1, 1, 4) / np.array(SCALES)
     designs, starts, a, ab, ab2 = _curve_segments()
     # The distance to each design's curve: to every segment of every curve at once, the nearest per design.
-    t = np.clip(((f - a) * ab).sum(axis=1) / ab2, 0.0, 1.0)
-    nearest = a + t[:, None] * ab
-    by_design = np.minimum.reduceat(np.sqrt(((f - nearest) ** 2).sum(axis=1)), starts)
-    dists = sorted(zip(by_design.tolist(), designs))
-    (d1, best), (d2, _) = dists[0], dists[1]
-    return best, _margin(d1, d2)
+    t = np.clip(((f - a) * ab).sum(axis=2) / ab2, 0.0, 1.0)
+    nearest = a + t[:, :, None] * ab
+    by_design = np.minimum.reduceat(np.sqrt(((f - nearest) ** 2).sum(axis=2)), starts, axis=1)
+    out = []
+    for row in by_design.tolist():
+        (d1, best), (d2, _) = sorted(zip(row, designs))[:2]
+        out.append((best, _margin(d1, d2)))
+    return out
 
 
 _segments = None
@@ -574,20 +605,28 @@ def _profile_curve_segments():
     return _profile_segments
 
 
-def profile_distances(profile, side: int):
+def profile_distances(profiles, side: int):
     """How far a design's radial profile lies from each design's (in the order of PROTOTYPES), in
     units of PROFILE_SCALE (`side`: the patch's, in the profile's pixels): the nearest point of each
     design's sharp-to-blurred curve of quarter profiles, turned a little either way, with its size
-    off by more than SIZE_TOLERANCE added."""
+    off by more than SIZE_TOLERANCE added. One profile gives a distance per design; N profiles (a
+    list, or N x PROFILE_BINS) N x designs, at once: numpy's per-call overhead, not the arithmetic,
+    was most of a tile's cost. A profile's distances are the same to the last bit alone or among
+    others (its products with the segments are taken one profile at a time, the rest element-wise)."""
     import numpy as np
 
     stacked, aa, aab, ab2, za, zab = _profile_curve_segments()
-    x = quarter_profile(np.asarray(profile, dtype=np.float64))
-    size = math.log(float(np.mean(profile)) / side)
+    many = np.asarray(profiles, dtype=np.float64)
+    one = many.ndim == 1
+    many = many.reshape(1, -1) if one else many
+    xs = quarter_profile(many)
+    size = np.array([[math.log(mean / side)] for mean in many.mean(axis=1).tolist()])
     # |a + t ab - x|^2 for every segment from two products with x, not a difference per segment.
-    dots = stacked @ x
-    ax, abx = dots[:len(aa)], dots[len(aa):]
+    dots = np.array([stacked @ x for x in xs])
+    xx = np.array([[x @ x] for x in xs])
+    ax, abx = dots[:, :len(aa)], dots[:, len(aa):]
     t = np.clip((abx - aab) / ab2, 0.0, 1.0)
-    shape2 = np.maximum(aa - 2 * ax + x @ x + 2 * t * (aab - abx) + t * t * ab2, 0.0) / len(x)
+    shape2 = np.maximum(aa - 2 * ax + xx + 2 * t * (aab - abx) + t * t * ab2, 0.0) / len(xs[0])
     excess = np.maximum(0.0, np.abs(size - (za + t * zab)) - SIZE_TOLERANCE) / SIZE_SCALE
-    return np.sqrt((shape2 / PROFILE_SCALE ** 2 + excess * excess).reshape(len(PROTOTYPES), -1).min(axis=1))
+    out = np.sqrt((shape2 / PROFILE_SCALE ** 2 + excess * excess).reshape(len(many), len(PROTOTYPES), -1).min(axis=2))
+    return out[0] if one else out

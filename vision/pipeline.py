@@ -1,7 +1,7 @@
 """The whole read: photo in, grid of tiles with confidences out.
 
     decode (capture) -> find_tiles -> estimate_plane -> fit_in_plane (rectified) -> check_view
-      -> per tile: cell_patch -> classify_design, colour_sample
+      -> per tile: cell_patch -> design_outline, colour_sample (designs compared for all tiles at once)
       -> classify_colours (per photo) -> assemble_grid
 
 Detection works on the photo scaled to about a thousand pixels; the patches
@@ -19,7 +19,7 @@ from typing import Any, Iterable
 from vision.assemble import TileReading, assemble_grid, grid_text, tile_code
 from vision.colour import Calibration, ColourSample, classify_colours, colour_sample
 from vision.config import DesignConfig, VisionConfig
-from vision.design import blur_of, classify_design, percentiles
+from vision.design import blur_of, percentiles
 from vision.errors import ClassifyError, NoTilesError, RetakePhotoError, VisionError
 from vision.find import find_tiles, work_image
 from vision.lattice import Lattice, cell_patch
@@ -160,24 +160,53 @@ def read_tile(image, lattice: Lattice, cell, offset, config: VisionConfig):
     off its middle (a leaky hole's centroid, a tile nudged by hand), it is cut
     again around the design. Raises ClassifyError if there is no design.
     """
+    reading = read_tiles(image, lattice, [(cell, offset)], config)[0]
+    if reading is None:
+        raise ClassifyError("no design on the tile")
+    return reading
+
+
+def read_tiles(image, lattice: Lattice, tiles, config: VisionConfig) -> list:
+    """read_tile of each (cell, offset) of `tiles`, None for a tile with no design; the designs'
+    outlines compared with the designs' all at once (vision.design.classify_designs)."""
+    from vision.design import classify_designs, design_outline
+
     size = config.design.patch_size
     # The tile, not its cell: where tiles lie apart, the table between them stays out.
     border = (lattice.tile - 1) / 2
-    patch = cell_patch(image, lattice, cell, size, border=border, offset=offset)
-    design = classify_design(patch, config.design)
-    dx, dy = (design.centre[0] / size - 0.5) * lattice.tile, (design.centre[1] / size - 0.5) * lattice.tile
-    if 0.04 < max(abs(dx), abs(dy)) <= 0.25:
-        moved = (offset[0] + dx, offset[1] + dy)
-        second = cell_patch(image, lattice, cell, size, border=border, offset=moved)
+    cuts = []  # per tile: None, or [(patch, outline, offset)], a second cut around the design after it
+    for cell, offset in tiles:
+        patch = cell_patch(image, lattice, cell, size, border=border, offset=offset)
         try:
-            again = classify_design(second, config.design)
+            outline = design_outline(patch, config.design)
         except ClassifyError:
-            again = None
-        # Keep the better-centred reading only if it is also the surer one: a patch
-        # half on the table can mistake the table for the design.
-        if again is not None and again.confidence >= design.confidence:
-            return second, again, moved
-    return patch, design, offset
+            cuts.append(None)
+            continue
+        tried = [(patch, outline, offset)]
+        dx, dy = (outline.centre[0] / size - 0.5) * lattice.tile, (outline.centre[1] / size - 0.5) * lattice.tile
+        if 0.04 < max(abs(dx), abs(dy)) <= 0.25:
+            moved = (offset[0] + dx, offset[1] + dy)
+            second = cell_patch(image, lattice, cell, size, border=border, offset=moved)
+            try:
+                tried.append((second, design_outline(second, config.design), moved))
+            except ClassifyError:
+                pass
+        cuts.append(tried)
+    designs = iter(classify_designs([outline for tried in cuts if tried for _, outline, _ in tried], size))
+    out = []
+    for tried in cuts:
+        if tried is None:
+            out.append(None)
+            continue
+        (patch, _, offset), design = tried[0], next(designs)
+        if len(tried) == 2:
+            again = next(designs)
+            # Keep the better-centred reading only if it is also the surer one: a patch
+            # half on the table can mistake the table for the design.
+            if again.confidence >= design.confidence:
+                patch, design, offset = tried[1][0], again, tried[1][2]
+        out.append((patch, design, offset))
+    return out
 
 
 def blur_limit(blurs: list[float], tile_px: float, config: DesignConfig) -> float:
@@ -212,7 +241,9 @@ def load_reader() -> None:
     for a process about to fork workers that will read photos."""
     import cv2  # noqa: F401
     import numpy.fft  # noqa: F401
+    import numpy.ma  # noqa: F401  (NumPy loads it on a read's first np.unique or np.percentile: 15-20 ms)
 
+    import companion.games.pivit_tiles.grid  # noqa: F401
     import companion.games.pivit_tiles.tiles  # noqa: F401
     import vision.capture  # noqa: F401
     import vision.lattice  # noqa: F401
@@ -257,14 +288,13 @@ def read_image(
     missing += covered
     tile_px = lattice.pitch * lattice.tile
     cells, designs, samples, offsets, doubts, blurs, tile_blurs = [], [], [], [], [], [], []
-    for tile in found:
-        try:
-            patch, design, offset = read_tile(image, lattice, tile.cell, tile.offset, cfg)
-        except ClassifyError:
+    for tile, reading in zip(found, read_tiles(image, lattice, [(t.cell, t.offset) for t in found], cfg)):
+        if reading is None:
             # Black face but no design that can be read: a tile may be there, turned over or
             # covered; the player is asked rather than told it is empty.
             missing.append(tile.cell)
             continue
+        patch, design, offset = reading
         blur = blur_of(patch)
         if blur is not None:
             blurs.append(blur)

@@ -166,3 +166,45 @@ def test_exif_orientation_is_honoured_at_every_decode_size(orientation, target):
     # Without the tag's help the picture stays as stored: the tag is what turns it.
     raw = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
     assert _where_red(raw) == corner
+
+
+def test_a_picture_is_grey_when_the_99th_percentile_of_its_channels_spread_is_at_most_2():
+    # _is_grey counts instead of sorting: the same decision as np.percentile's, near the line too.
+    from vision.capture import _is_grey
+
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        image = np.repeat(rng.integers(0, 250, (40, 50, 1)), 3, axis=2)
+        image = image + rng.integers(0, 2, image.shape)  # a spread of 0-2
+        coloured = int(rng.integers(0, 60))  # about 1% of the pixels, either side of it
+        rows, cols = rng.integers(0, 40, coloured), rng.integers(0, 50, coloured)
+        image[rows, cols, 2] += int(rng.integers(1, 6))
+        image = image.astype(np.uint8)
+        wide = image.astype(np.int16)
+        spread = np.abs(wide[..., 0] - wide[..., 1]) + np.abs(wide[..., 1] - wide[..., 2])
+        assert _is_grey(np, image) == (float(np.percentile(spread, 99)) <= 2.0)
+
+
+def test_a_photo_file_is_read_whole_and_at_most_one_byte_past_the_limit(tmp_path):
+    import os
+    import tracemalloc
+
+    from vision.capture import read_photo_bytes
+
+    data = bytes(range(256)) * 40
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(data)
+    tracemalloc.start()
+    try:
+        assert read_photo_bytes(str(path)) == data
+        # Its buffer is the file's size, not the limit's (40 MB).
+        assert tracemalloc.get_traced_memory()[1] < 1_000_000
+    finally:
+        tracemalloc.stop()
+    assert read_photo_bytes(str(path), DecodeConfig(max_bytes=100)) == data[:101]
+    # A pipe has no size to go by: it is read on up to the limit.
+    read_end, write_end = os.pipe()
+    with os.fdopen(write_end, "wb") as w:
+        w.write(data[:3000])
+    assert read_photo_bytes(f"/dev/fd/{read_end}", DecodeConfig(max_bytes=2000)) == data[:2001]
+    os.close(read_end)

@@ -82,3 +82,27 @@ def test_a_design_of_the_wrong_size_fits_no_design_well():
 def test_two_readings_that_disagree_are_not_sure():
     assert combine_readings(("1", 0.88), ("6", 0.8)) == ("1", 0.44)
     assert combine_readings(("4", 0.3), ("4", 0.7)) == ("4", 0.7)
+
+
+def test_the_designs_of_many_tiles_at_once_are_each_one_s_alone():
+    # classify_designs compares every tile's profile and four numbers with the designs' in one call
+    # each: each tile's distances, and so its reading, must be what it would be alone, to the last bit.
+    from vision.design import classify_designs, design_outline, nearest_design, nearest_designs
+
+    rng = np.random.default_rng(3)
+    patches = []
+    for design in DESIGNS:
+        for blur in (0.0, 0.05):
+            grey = cv2.warpAffine(draw_design(design, 64, blur), cv2.getRotationMatrix2D((31.5, 31.5), float(rng.uniform(-8, 8)), 1.0),
+                                  (64, 64), borderValue=30)
+            patches.append(_colour_patch(grey))
+    outlines = [design_outline(p) for p in patches]
+    together = profile_distances([o.profile for o in outlines], 64)
+    assert together.shape == (len(patches), len(DESIGNS))
+    for outline, row in zip(outlines, together):
+        assert np.array_equal(profile_distances(outline.profile, 64), row)
+    assert nearest_designs([o.features for o in outlines]) == [nearest_design(o.features) for o in outlines]
+    for patch, reading in zip(patches, classify_designs(outlines, 64)):
+        alone = classify_design(patch)
+        assert (reading.design, reading.confidence, reading.centre) == (alone.design, alone.confidence, alone.centre)
+        assert np.array_equal(reading.mask, alone.mask)

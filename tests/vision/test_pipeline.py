@@ -183,3 +183,18 @@ def test_a_grid_far_away_in_a_big_photo_is_decoded_again_larger():
     result = read_image_bytes(rendered.data)
     assert result.image.shape[:2] == (1500, 2000)
     assert result.cells() == cells
+
+
+def test_a_read_imports_nothing_load_reader_has_not(tmp_path):
+    # `companion vision read --jobs` forks its workers after load_reader: a module a read would load
+    # on first use (NumPy's numpy.ma, loaded by its first np.percentile or np.unique: 15-20 ms) is
+    # loaded once there, not again in every worker. In a fresh process, as the CLI starts.
+    import subprocess
+    import sys
+
+    path = tmp_path / "grid.jpg"
+    path.write_bytes(render({(0, 0): "1R", (0, 1): "2G", (1, 0): "3B"}, "classic", Scene()).data)
+    code = ("import sys\nfrom vision.pipeline import load_reader, read_image_file\nload_reader()\n"
+            "before = set(sys.modules)\nread_image_file(sys.argv[1])\nprint(sorted(set(sys.modules) - before))\n")
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
