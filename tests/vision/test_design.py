@@ -110,3 +110,22 @@ def test_a_thin_line_along_the_window_edge_does_not_join_the_design():
     assert mask[top - 2 : top, 4:20].sum() == 0 and mask[top - 2 : top, 44:60].sum() == 0
     reading = classify_design(_colour_patch(grey))
     assert reading.design == "1" and reading.confidence >= 0.45
+
+
+@pytest.mark.parametrize("design", ["5", "6"])
+def test_a_white_design_under_glare_is_still_read_by_brightness(design):
+    # A white paint under a warm light has some chroma (45 here), but little for its brightness, and
+    # in a noisy photo its chroma is mostly noise: the stars' points came out ragged, and unsure.
+    patch = _glared(_colour_patch(draw_design(design, 64, 0.02), (190, 225, 235)), (40, 24), 6.0, 150.0)
+    noisy = np.clip(patch + np.random.default_rng(1).normal(0, 5, patch.shape), 0, 255).astype(np.uint8)
+    reading = classify_design(noisy)
+    assert reading.design == design and reading.confidence >= 0.45
+
+
+@pytest.mark.parametrize("strength,radius", [(150.0, 6.0), (170.0, 7.0)])
+def test_paint_clipped_by_glare_at_its_edge_stays_in_the_design(strength, radius):
+    # A highlight on an orange diamond's edge drives its red to 255 while green and blue still rise:
+    # its chroma falls there, and the diamond lost a bite (read as a clover, or unsure).
+    patch = _glared(_colour_patch(draw_design("3", 64, 0.02), (30, 90, 230)), (18, 44), radius, strength)
+    reading = classify_design(patch)
+    assert reading.design == "3" and reading.confidence >= 0.45
