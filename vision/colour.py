@@ -3,7 +3,7 @@
 Per tile, `colour_sample` takes the median colour of the design (its edge
 trimmed, where paint and black blend; its pixels paled by glare left out)
 minus the black face's colour (the haze a lens and a glossy tile add to
-everything), in linear light.
+everything; a highlight on the face left out), in linear light.
 
 Colours are compared by log-chromaticity, (ln R/G, ln B/G): it does not
 change with how brightly a tile is lit (shadow, gradient, exposure), and a
@@ -176,10 +176,11 @@ def colour_sample(patch, mask, config: ColourConfig | None = None) -> ColourSamp
     design_bytes = patch[core]
     design = to_linear(design_bytes)
     table = to_linear(np.arange(256, dtype=np.uint8))
-    if face.sum() >= 8:
+    face_bytes = _unglared(patch[face], cfg)
+    if len(face_bytes) >= 8:
         # np.median of each channel's linear values, from its 8-bit order statistics (linear light
         # grows with the byte): the mean of the middle two, in float32, as np.median takes it.
-        low, high = _middle_bytes(patch[face])
+        low, high = _middle_bytes(face_bytes)
         black = (table[low] + table[high]) / 2
     else:
         black = np.zeros(3, np.float32)
@@ -187,6 +188,26 @@ def colour_sample(patch, mask, config: ColourConfig | None = None) -> ColourSamp
     pixels = np.maximum(design - black, 0)
     median, spread = _paint_median(pixels, cfg)
     return ColourSample(tuple(float(x) for x in median), pixels, tuple(float(x) for x in black), spread)
+
+
+def _unglared(face, cfg: ColourConfig):
+    """The black face's pixels (N x 3 bytes) without a highlight on them: those whose brightest channel
+    lies more than `face_glare` above the face's lower quartile are left out.
+
+    A lamp mirrored in the tile lights part of its face grey; counted in the face's colour, which is
+    subtracted from the design's as the haze over everything, it took a paint's weaker channels away
+    (an orange read as red). The design mask leaves such a highlight to the face when it is told by
+    chroma (design.design_mask)."""
+    import numpy as np
+
+    if len(face) < 8:
+        return face
+    value = np.maximum(np.maximum(face[:, 0], face[:, 1]), face[:, 2])
+    counts = np.cumsum(np.bincount(value, minlength=256))
+    quartile = int(np.searchsorted(counts, (len(face) - 1) // 4, side="right"))
+    if counts[min(255, quartile + cfg.face_glare)] == len(face):
+        return face
+    return face[value <= quartile + cfg.face_glare]
 
 
 def _paint_median(pixels, cfg: ColourConfig):

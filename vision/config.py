@@ -177,6 +177,15 @@ class DesignConfig:
     core: float = 0.76  # face and paint are told apart from this middle part of the tile
     min_contrast: float = 20.0  # a design is this much brighter than its tile's face (0-255)
     min_ratio: float = 1.5  # and this many times as bright
+    # A design whose chroma (brightest minus dimmest channel, 0-255) stands this far above the
+    # face's is told from the face by its chroma, which glare does not change (design._design_image).
+    chroma_contrast: float = 30.0
+    chroma_share: float = 0.35  # and is at least this share of its brightness (a white's is 0.17-0.27)
+    glare_contrast: float = 40.0  # and whose dimmest channel shows a highlight this much above its median
+    clipped_chroma: int = 8  # a pixel whose brightest channel is clipped (250+) and this much chroma is paint
+    # The band along the design window's border (a fraction of the tile) where thin lines (the
+    # tile's edge, the table) are opened away before the design is picked (design.design_mask).
+    edge_band: float = 0.05
     # Blur (design.blur_of, a fraction of the tile): past max_blur a photo is refused as blurred
     # (measured on the tile `sharp_percentile` percent of the way up from its sharpest: a far
     # side out of focus leaves the near tiles sharp); a tile past max_tile_blur is not sure, and
@@ -200,6 +209,9 @@ class ColourConfig:
     # tile pales the rest; colour.colour_sample); paleness is the least channel over the brightest, each
     # floored at `paint_floor` (linear light) so that dark pixels' noise does not count as colour.
     paint_share: float = 0.3
+    # The black face's colour (subtracted from the design's) leaves out pixels brighter than its lower
+    # quartile by more than this (0-255): a highlight on the face (colour._unglared).
+    face_glare: int = 24
     paint_floor: float = 0.01
     # A design whose least pale pixels lie this far from their median colour (median distance in
     # log-chromaticity) is not one paint: its colour's confidence falls from 1 at half of it to 0 at it

@@ -4,8 +4,11 @@ The input is a tile's patch, resampled grid-aligned (see lattice.cell_patch),
 so a square's sides run along the patch's axes and a diamond's corners point
 along them, whatever the photo's rotation. The design is segmented from the
 black face by Otsu's threshold on brightness (taken from the tile's middle,
-where the table cannot show), the component covering the middle kept, and
-described by four numbers that do not depend on its size or colour:
+where the table cannot show), or on chroma for a coloured design under glare
+(which adds the same light to every channel), thin lines along the window's
+border (the tile's edge, the table) opened away, the component covering the
+middle kept, and described by four numbers that do not depend on its size or
+colour:
 
 - solidity: area / convex hull area (the stars are hollow between their points);
 - roundness: shortest / longest ray from the centroid to the outline;
@@ -266,12 +269,12 @@ def design_mask(patch, config: DesignConfig | None = None):
 
     cfg = config or DesignConfig()
     size = patch.shape[0]
-    value = brightest(patch)
+    c0 = int(round(size * (1 - cfg.core) / 2))
+    value = _design_image(patch, c0, cfg)
     margin = int(round(size * (1 - cfg.inner) / 2))
     inner = value[margin : size - margin, margin : size - margin]
     # The threshold between face and paint comes from the tile's middle, where the
     # table (a gap between tiles, a tile nudged off its place) cannot show.
-    c0 = int(round(size * (1 - cfg.core) / 2))
     core = value[c0 : size - c0, c0 : size - c0]
     threshold, _ = cv2.threshold(np.ascontiguousarray(core), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # One histogram of the 8-bit values: how many lie above the threshold, and both medians
@@ -287,6 +290,19 @@ def design_mask(patch, config: DesignConfig | None = None):
         raise ClassifyError("no design on the tile")
     mask = np.zeros(value.shape, np.uint8)
     mask[margin : size - margin, margin : size - margin] = above
+    # The tile's own edge (its bevel, the table beside it) may show along the window's border as a
+    # thin bright line, which a design reaching near it would join: in a band along each side, what
+    # is thinner than 3 pixels across that side (a line along it) is opened away. A design's point
+    # reaching into the band runs across it, and stays.
+    band = int(round(size * cfg.edge_band))
+    if band > 0 and size > 2 * (margin + band):
+        lo, hi = margin + band, size - margin - band
+        across = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 1), np.uint8))  # rows: top, bottom
+        along = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, 3), np.uint8))  # columns: left, right
+        mask[:lo] &= across[:lo]
+        mask[hi:] &= across[hi:]
+        mask[:, :lo] &= along[:, :lo]
+        mask[:, hi:] &= along[:, hi:]
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if count < 2:
         raise ClassifyError("no design on the tile")
@@ -307,6 +323,57 @@ def design_mask(patch, config: DesignConfig | None = None):
     filled = np.zeros_like(mask)
     cv2.drawContours(filled, contours, -1, 1, thickness=cv2.FILLED)
     return filled
+
+
+def _design_image(patch, c0: int, cfg: DesignConfig):
+    """The image the design is told from the face in: the patch's brightest channel, or, for a
+    coloured design, its chroma (brightest minus dimmest channel).
+
+    Glare (a lamp mirrored in a glossy tile) adds near-white light, the same to every channel:
+    in the brightest channel a highlight on the black face is as bright as a dark paint (a dark
+    green, a dark red), and Otsu's threshold may part the highlight from everything else. The
+    chroma does not change with light added to all three channels, so a coloured paint stands
+    out of it with or without a highlight. A white paint has none: its design is told by
+    brightness, as is any design whose chroma does not stand `chroma_contrast` above the face's
+    or is less than `chroma_share` of its brightness (a white under a coloured light),
+    and any tile whose dimmest channel does not rise `glare_contrast` above its median somewhere
+    (no glare).
+    """
+    import cv2
+    import numpy as np
+
+    value = brightest(patch)
+    if patch.ndim != 3 or patch.dtype != np.uint8:
+        return value
+    dimmest = np.minimum(np.minimum(patch[:, :, 0], patch[:, :, 1]), patch[:, :, 2])
+    size = patch.shape[0]
+    # Glare shows in the dimmest channel, which face and coloured paint alike keep low: a tile
+    # without it is read by brightness, as it always was.
+    low, high = percentiles_of_counts(np.bincount(dimmest[c0 : size - c0, c0 : size - c0].ravel(), minlength=256), (50, 98))
+    if high - low < cfg.glare_contrast:
+        return value
+    chroma = value - dimmest
+    core = np.ascontiguousarray(chroma[c0 : size - c0, c0 : size - c0])
+    threshold, _ = cv2.threshold(core, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    cut = int(threshold) + 1
+    running = np.cumsum(np.bincount(core.ravel(), minlength=256)).tolist()
+    if running[cut - 1] in (0, running[-1]):
+        return value
+    paint, face = _median_of_running(running, cut, 256), _median_of_running(running, 0, cut)
+    if paint - face < cfg.chroma_contrast:
+        return value
+    # A white paint under a coloured light has some chroma, but little for its brightness: its
+    # chroma is mostly noise, and its brightness tells it better.
+    if paint < cfg.chroma_share * float(np.median(value[c0 : size - c0, c0 : size - c0][core > threshold])):
+        return value
+    # Where glare drives the paint's brightest channel to the top of its range, the other channels
+    # still rise and the chroma falls: a pixel clipped there that keeps some colour is paint (glare
+    # on the black face clips, if ever, to grey).
+    clipped = (value >= 250) & (chroma >= cfg.clipped_chroma)
+    if clipped.any():
+        chroma = chroma.copy()
+        chroma[clipped] = np.maximum(chroma[clipped], int(paint))
+    return chroma
 
 
 def brightest(patch):

@@ -47,22 +47,22 @@ QUICK = {
     "rough": (1.0, 6, 0),
 }
 LONG = {
-    "plain": (0.996, 22, 0),
-    "oblique": (0.9888, 20, 0),
-    "steep": (0.988, 21, 0),
-    "turned": (1.0, 22, 0),
-    "board": (0.9433, 17, 0),  # 1 photo refused ("unplaced": a board's square between cells taken for a tile)
-    "cloth": (0.9921, 21, 0),
-    "wood": (0.9917, 22, 0),
-    "groups": (0.9263, 16, 0),
-    "tinted": (0.9923, 18, 0),
-    "packed": (0.9977, 22, 0),
-    "rough": (0.9718, 22, 0),
-    "mixed": (0.8779, 18, 0),
-    "large": (0.9905, 19, 0),
+    "plain": (0.996, 23, 0),
+    "oblique": (0.9925, 22, 0),
+    "steep": (1.0, 23, 0),
+    "turned": (1.0, 23, 0),
+    "board": (0.9471, 19, 0),  # 1 photo refused ("unplaced": a board's square between cells taken for a tile)
+    "cloth": (0.996, 22, 0),
+    "wood": (1.0, 24, 0),
+    "groups": (0.9467, 17, 0),
+    "tinted": (0.9961, 19, 0),
+    "packed": (1.0, 24, 0),
+    "rough": (0.9718, 23, 0),
+    "mixed": (0.8831, 19, 0),
+    "large": (0.9988, 20, 0),
     "occluded": (0.1302, 0, 4),  # 20 refused "covered" (a finger over 2+ cells; asking: 0.7615, 11 cw)
     "cutoff": (0.1138, 0, 4),
-    "extreme": (0.6487, 7, 1),  # photo 14 read again (refused "unsure" while 10 of 12 tiles were unsure: 0.6021)
+    "extreme": (0.6594, 10, 1),  # photo 14 read again (refused "unsure" while 10 of 12 tiles were unsure: 0.6021)
 }
 
 

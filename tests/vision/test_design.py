@@ -76,3 +76,56 @@ def test_dirt_on_a_design_does_not_change_it():
     patch = _colour_patch(draw_design("1", 64), (220, 220, 230))
     patch[30:33, 28:31] = 25  # a dark speck inside a white circle
     assert classify_design(patch).design == "1"
+
+
+def _glared(patch, centre, radius, strength=230.0):
+    """A patch with a lamp's soft white highlight added to every channel (clipped), as on a glossy tile."""
+    yy, xx = np.mgrid[: patch.shape[0], : patch.shape[1]]
+    spot = np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2.0 * radius**2))
+    return np.clip(patch.astype(np.float32) + strength * spot[..., None], 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("design", ["2", "4"])
+def test_glare_on_a_dark_paint_is_left_out_of_its_design(design):
+    # A dark green design under a highlight half on the paint, half on the black face beside it:
+    # in brightness the highlight outshines the paint, and the design became the highlight.
+    # Its chroma (brightest minus dimmest channel) does not change under white light.
+    grey = draw_design(design, 64)
+    patch = _glared(_colour_patch(grey, (40, 90, 20)), (46, 46), 7.0)
+    mask = design_mask(patch)
+    drawn = grey > 130
+    assert (mask.astype(bool) & ~drawn).sum() < 0.03 * drawn.sum()  # the highlight on the face left out
+    assert (mask.astype(bool) & drawn).sum() > 0.9 * drawn.sum()  # the paint, under glare or not, kept
+    reading = classify_design(patch)
+    assert reading.design == design and reading.confidence >= 0.45
+
+
+def test_a_thin_line_along_the_window_edge_does_not_join_the_design():
+    # The tile's edge (or the table) showing as a bright line along the design window's border,
+    # touching a circle's top: the line is not part of the circle.
+    grey = draw_design("1", 64)
+    top = int(np.nonzero(grey[:, 32] > 130)[0].min())
+    grey[top - 2 : top, 4:60] = 230
+    mask = design_mask(_colour_patch(grey))
+    assert mask[top - 2 : top, 4:20].sum() == 0 and mask[top - 2 : top, 44:60].sum() == 0
+    reading = classify_design(_colour_patch(grey))
+    assert reading.design == "1" and reading.confidence >= 0.45
+
+
+@pytest.mark.parametrize("design", ["5", "6"])
+def test_a_white_design_under_glare_is_still_read_by_brightness(design):
+    # A white paint under a warm light has some chroma (45 here), but little for its brightness, and
+    # in a noisy photo its chroma is mostly noise: the stars' points came out ragged, and unsure.
+    patch = _glared(_colour_patch(draw_design(design, 64, 0.02), (190, 225, 235)), (40, 24), 6.0, 150.0)
+    noisy = np.clip(patch + np.random.default_rng(1).normal(0, 5, patch.shape), 0, 255).astype(np.uint8)
+    reading = classify_design(noisy)
+    assert reading.design == design and reading.confidence >= 0.45
+
+
+@pytest.mark.parametrize("strength,radius", [(150.0, 6.0), (170.0, 7.0)])
+def test_paint_clipped_by_glare_at_its_edge_stays_in_the_design(strength, radius):
+    # A highlight on an orange diamond's edge drives its red to 255 while green and blue still rise:
+    # its chroma falls there, and the diamond lost a bite (read as a clover, or unsure).
+    patch = _glared(_colour_patch(draw_design("3", 64, 0.02), (30, 90, 230)), (18, 44), radius, strength)
+    reading = classify_design(patch)
+    assert reading.design == "3" and reading.confidence >= 0.45
