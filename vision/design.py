@@ -373,7 +373,12 @@ def _design_image(patch, c0: int, cfg: DesignConfig):
     if clipped.any():
         chroma = chroma.copy()
         chroma[clipped] = np.maximum(chroma[clipped], int(paint))
-    return chroma
+    # Every paint of a design is paint, however much colour it has: a wild's blue and green have
+    # less than its red and yellow, and Otsu's threshold on the chroma itself may part them. The
+    # chroma is stretched so that the face's median is the bottom and the paint's the top: the
+    # design's own threshold then falls between the face and its least coloured paint.
+    stretched = (chroma.astype(np.float32) - face) * (255 / (paint - face))
+    return np.clip(stretched, 0, 255).astype(np.uint8)
 
 
 def brightest(patch):
