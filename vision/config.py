@@ -198,6 +198,10 @@ class DesignConfig:
     sharp_percentile: float = 25.0
     min_blur_px: float = 2.0
     max_tile_blur: float = 0.06  # one tile (of a photo sharp enough): its measure is noisier than a photo's
+    # A tile past those whose design reading is this sure stays sure up to max_sure_blur, under the
+    # 6 px bench blur (0.069) where designs are misread by the dozen (pipeline.blur_doubt).
+    blur_sure_design: float = 0.8
+    max_sure_blur: float = 0.068
 
 
 @dataclass(frozen=True)

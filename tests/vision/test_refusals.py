@@ -204,3 +204,18 @@ def test_a_photo_whose_tiles_the_reader_is_unsure_of_is_refused():
     with pytest.raises(RetakePhotoError) as caught:
         read_image_bytes(photo.data, photo.tileset)
     assert caught.value.reason == "unsure" and "5 of the 5 tiles" in str(caught.value)
+
+
+def test_a_tile_past_the_blur_limit_with_a_sure_design_is_not_asked_about():
+    # Groups at different distances: a tile a little past the photo's limit whose design reads
+    # clearly stays sure; a less sure design, or a tile blurred past max_sure_blur, is asked about.
+    from vision.config import DesignConfig
+    from vision.pipeline import blur_doubt
+
+    cfg = DesignConfig()
+    limit = cfg.max_blur
+    assert not blur_doubt(0.04, limit, 0.5, cfg)
+    assert not blur_doubt(None, limit, 0.3, cfg)
+    assert not blur_doubt(0.058, limit, 0.9, cfg)
+    assert blur_doubt(0.058, limit, 0.6, cfg)
+    assert blur_doubt(cfg.max_sure_blur + 0.01, limit, 0.95, cfg)
