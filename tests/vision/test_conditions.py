@@ -58,7 +58,7 @@ LONG = {
     "tinted": (0.9961, 19, 0),
     "packed": (1.0, 24, 0),
     "rough": (0.9718, 23, 0),
-    "mixed": (0.8831, 19, 0),
+    "mixed": (0.8857, 19, 0),
     "large": (0.9988, 20, 0),
     "occluded": (0.1302, 0, 4),  # 20 refused "covered" (a finger over 2+ cells; asking: 0.7615, 11 cw)
     "cutoff": (0.1138, 0, 4),
