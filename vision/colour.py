@@ -173,10 +173,10 @@ def colour_sample(patch, mask, config: ColourConfig | None = None) -> ColourSamp
     m = size // 8
     face[m : size - m, m : size - m] = True
     face &= ~around
-    design_bytes = patch[core]
+    design_bytes = pixels_at(patch, core)
     design = to_linear(design_bytes)
     table = to_linear(np.arange(256, dtype=np.uint8))
-    face_bytes = _unglared(patch[face], cfg)
+    face_bytes = _unglared(pixels_at(patch, face), cfg)
     if len(face_bytes) >= 8:
         # np.median of each channel's linear values, from its 8-bit order statistics (linear light
         # grows with the byte): the mean of the middle two, in float32, as np.median takes it.
@@ -184,10 +184,23 @@ def colour_sample(patch, mask, config: ColourConfig | None = None) -> ColourSamp
         black = (table[low] + table[high]) / 2
     else:
         black = np.zeros(3, np.float32)
-    black = np.minimum(black, design.min(axis=0))
+    # Each channel's least linear value is the linear value of its least byte (the table never falls).
+    black = np.minimum(black, table[[int(design_bytes[:, c].min()) for c in range(3)]])
     pixels = np.maximum(design - black, 0)
     median, spread = _paint_median(pixels, cfg)
     return ColourSample(tuple(float(x) for x in median), pixels, tuple(float(x) for x in black), spread)
+
+
+def pixels_at(patch, mask):
+    """patch[mask]: the N x 3 bytes of a BGR byte patch where the bool `mask` (its height x width) is
+    set, in the same order. Each pixel's three bytes taken as one item: several times faster than
+    NumPy's boolean indexing over two of three axes, on a tile's patch."""
+    import numpy as np
+
+    if patch.dtype != np.uint8 or patch.ndim != 3 or patch.shape[2] != 3:
+        return patch[mask]
+    patch = np.ascontiguousarray(patch)
+    return patch.reshape(-1, 3).view("V3").ravel()[np.ravel(mask)].view(np.uint8).reshape(-1, 3)
 
 
 def _unglared(face, cfg: ColourConfig):

@@ -295,3 +295,21 @@ def test_design_pixels_are_taken_once_for_both_wild_shares(monkeypatch):
     readings = classify_colours(samples, colours, positions=pos)
     assert len(calls) == 1
     assert readings[-1].colour == "*"
+
+
+def test_pixels_at_is_boolean_indexing():
+    from vision.colour import pixels_at
+
+    rng = np.random.default_rng(3)
+    patch = rng.integers(0, 256, (64, 64, 3)).astype(np.uint8)
+    for share in (0.0, 0.01, 0.5, 1.0):
+        mask = rng.random((64, 64)) < share
+        assert np.array_equal(pixels_at(patch, mask), patch[mask])
+        assert np.array_equal(pixels_at(patch[::2, 1::2], mask[:32, :32]), patch[::2, 1::2][mask[:32, :32]])
+    assert pixels_at(patch, np.zeros((64, 64), bool)).shape == (0, 3)
+
+
+def test_the_linear_table_never_falls():
+    # colour_sample takes each channel's least linear value from its least byte.
+    table = to_linear(np.arange(256, dtype=np.uint8))
+    assert np.all(np.diff(table) >= 0)
