@@ -269,3 +269,47 @@ def test_a_highlight_on_the_face_beside_the_design_is_not_its_black(colour):
     assert max(samples[0].face_bgr) < 0.01
     reading = classify_colours(samples, "ROYGBP")[0]
     assert reading.colour == colour and reading.confidence >= SURE_AT
+
+
+def test_design_pixels_are_taken_once_for_both_wild_shares(monkeypatch):
+    # classify_colours asks for the wild's third-colour share as seen and under the light: the
+    # designs' pixels' chromaticities are found once, and the shares are those found from scratch.
+    import vision.colour as colour
+
+    colours = "ROYGBW"
+    samples = [_sample(PAINT_BGR[c], design=d, gains=(1.1, 1.0, 0.9)) for c in colours for d in "15"]
+    wild = _wild_patch(colours)
+    samples.append(colour_sample(wild, design_mask(wild)))
+    paints = np.array([DEFAULT_PAINTS[c] for c in colours], np.float64)
+    pos = np.linspace(-1, 1, 2 * len(samples)).reshape(-1, 2)
+    cfg = colour.ColourConfig()
+    chroma = log_chroma([s.design_bgr for s in samples])
+    light = estimate_light(chroma, pos, paints, cfg)
+    pixels = colour._design_pixels(samples, cfg)
+    for lit in (None, light):
+        assert np.array_equal(colour._third_shares(samples, paints, lit, pos, cfg, pixels),
+                              colour._third_shares(samples, paints, lit, pos, cfg))
+    calls = []
+    original = colour._design_pixels
+    monkeypatch.setattr(colour, "_design_pixels", lambda *a: calls.append(1) or original(*a))
+    readings = classify_colours(samples, colours, positions=pos)
+    assert len(calls) == 1
+    assert readings[-1].colour == "*"
+
+
+def test_pixels_at_is_boolean_indexing():
+    from vision.colour import pixels_at
+
+    rng = np.random.default_rng(3)
+    patch = rng.integers(0, 256, (64, 64, 3)).astype(np.uint8)
+    for share in (0.0, 0.01, 0.5, 1.0):
+        mask = rng.random((64, 64)) < share
+        assert np.array_equal(pixels_at(patch, mask), patch[mask])
+        assert np.array_equal(pixels_at(patch[::2, 1::2], mask[:32, :32]), patch[::2, 1::2][mask[:32, :32]])
+    assert pixels_at(patch, np.zeros((64, 64), bool)).shape == (0, 3)
+
+
+def test_the_linear_table_never_falls():
+    # colour_sample takes each channel's least linear value from its least byte.
+    table = to_linear(np.arange(256, dtype=np.uint8))
+    assert np.all(np.diff(table) >= 0)
