@@ -87,13 +87,15 @@ def surface_masks(image, config: FindConfig, valid=None) -> Masks:
     import cv2
     import numpy as np
 
+    from vision.design import percentiles_of_counts
+
     blue, green, red = cv2.split(image)
     value = cv2.max(cv2.max(blue, green), red)  # HSV value: designs of every colour are bright in it
     least = cv2.min(cv2.min(blue, green), red)
     height, width = value.shape
     sample = value[::4, ::4] if valid is None else value[::4, ::4][valid[::4, ::4]]
     # Percentiles of bytes from their counts: np.median's and np.percentile's numbers without a sort.
-    median = byte_percentile(np.bincount(sample.ravel(), minlength=256), 50) if sample.size else 128.0
+    median = percentiles_of_counts(np.bincount(sample.ravel(), minlength=256), (50,))[0] if sample.size else 128.0
     # A whole-number value is under a level exactly when it is under the level rounded up:
     # a byte compare instead of a float one (the same mask).
     free = value >= math.ceil(config.dark_ratio * max(median, 1.0))
@@ -115,7 +117,7 @@ def surface_masks(image, config: FindConfig, valid=None) -> Masks:
     face = 0.0
     counts = np.bincount(value[loose], minlength=256)
     if counts.any():
-        face = byte_percentile(counts, 25)
+        face = percentiles_of_counts(counts, (25,))[0]
         # A low percentile: dark paints let into `loose` must not raise the faces' level.
         cap = max(config.face_ratio * face, face + config.face_margin * median)
         # Below the cap, but up to a higher share of the table than `loose`: on a dim
@@ -127,27 +129,6 @@ def surface_masks(image, config: FindConfig, valid=None) -> Masks:
         if valid is not None:
             strict &= valid
     return Masks(loose.astype(np.uint8), strict.astype(np.uint8), value, table, face, least)
-
-
-def byte_percentile(counts, q: float) -> float:
-    """np.percentile(values, q) (linear interpolation) of the bytes counted by `counts` (256 whole
-    numbers, at least one of them not 0): found in their running count instead of by sorting them.
-
-    The same number for a q whose q / 100 (n - 1) is exact, as for the quartiles and the median
-    (np.median's mean of the middle two is their halfway point).
-    """
-    import math
-
-    import numpy as np
-
-    below = np.cumsum(counts)
-    n = int(below[-1])
-    rank = q / 100 * (n - 1)
-    lo = int(math.floor(rank))
-    hi = min(lo + 1, n - 1)
-    a = float(np.searchsorted(below, lo, side="right"))
-    b = float(np.searchsorted(below, hi, side="right"))
-    return a + (b - a) * (rank - lo)
 
 
 def colour_mask(strict, value, least):

@@ -7,17 +7,18 @@ import pytest
 from vision.capture import decode_image_bytes
 from vision.config import FindConfig
 from vision.evalsets import make_photo
-from vision.find import byte_percentile, surface_masks, work_image
+from vision.design import percentiles_of_counts
+from vision.find import surface_masks, work_image
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 8, 101, 1000, 4097])
-def test_byte_percentile_is_numpys(n):
+def test_percentiles_of_counts_are_numpys(n):
     rng = np.random.default_rng(n)
     for values in (rng.integers(0, 256, n).astype(np.uint8), rng.integers(20, 24, n).astype(np.uint8)):
         counts = np.bincount(values, minlength=256)
-        assert byte_percentile(counts, 25) == float(np.percentile(values, 25))
-        assert byte_percentile(counts, 50) == float(np.median(values))
-        assert byte_percentile(counts, 75) == float(np.percentile(values, 75))
+        assert percentiles_of_counts(counts, (25,))[0] == float(np.percentile(values, 25))
+        assert percentiles_of_counts(counts, (50,))[0] == float(np.median(values))
+        assert percentiles_of_counts(counts, (75,))[0] == float(np.percentile(values, 75))
 
 
 def test_the_faces_level_is_the_loose_masks_lower_quartile():
