@@ -295,6 +295,7 @@ class OccluderConfig:
     min_area: float = 1.0  # tiles squared
     min_length: float = 2.0
     max_width: float = 1.0  # its area over its length (a finger: 0.5-0.9)
+    max_thickness: float = 1.8  # its widest disc (a finger: 0.5-1.35; a wedge of table in a corner: 2.4)
     min_solidity: float = 0.55  # its area over its convex hull's
     reach: float = 0.3  # a cell is covered if the blob, grown by this, covers min_cover of it
     min_cover: float = 0.2

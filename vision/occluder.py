@@ -13,8 +13,9 @@ seen at an angle. The finger itself is found instead:
   photo's border;
 - it is a limb, not a fleck, a printed line or a patch of table lit
   differently: at least `min_length` tiles long, wider than a printed line
-  and at most about a tile wide all along, its outline smooth (it fills most
-  of its convex hull).
+  and at most about a tile wide all along (on average, and nowhere thicker
+  than `max_thickness`: a wedge of table in a corner of the photo is not),
+  its outline smooth (it fills most of its convex hull).
 
 Every lattice cell beside the tiles (or beside a cell already asked about)
 that the blob covers in part becomes "a tile may be missing here", and from
@@ -93,7 +94,8 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
             continue
         if x > 0 and y > 0 and x + w < width and y + h < height:
             continue  # not from the photo's edge
-        ys, xs = np.nonzero(labels == n)
+        component = labels == n
+        ys, xs = np.nonzero(component)
         points = np.column_stack([xs, ys]).astype(np.float32)
         length = max(cv2.minAreaRect(points)[1])
         hull = cv2.contourArea(cv2.convexHull(points))
@@ -101,7 +103,12 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
         # not a patch of table lit differently, ragged with its grain.
         if length < cfg.min_length * t or area > cfg.max_width * t * length or area < cfg.min_solidity * hull:
             continue
-        blob |= labels == n
+        # Nowhere thicker than a finger (the widest disc inside it): a wedge of table in a corner of
+        # the photo, lit differently, can have a finger's mean width and be two tiles across at the
+        # corner.
+        if 2.0 * float(cv2.distanceTransform(component.astype(np.uint8), cv2.DIST_L2, 5).max()) > cfg.max_thickness * t:
+            continue
+        blob |= component
     return (blob if blob.any() else None), lat, t
 
 
