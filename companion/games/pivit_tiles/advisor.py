@@ -33,9 +33,12 @@ of the unplayable hand's hard tiles no set of lines can place
 hard tiles of the tiles kept by the trade; and the
 wild dominates: any grid for `hand - t + d` is a grid for `hand - t + **` with the
 wild standing for d, so when the latter is impossible every draw after trading
-t is impossible too. A solver timeout is "unknown": it is counted and treated
-as not playable, so every probability is a lower bound. Every verdict is
-cached on the hand's tile multiset.
+t is impossible too. For one-trade advice the hands these leave undecided
+stay open: every grid found later is offered to them, and the solver takes
+them last, with a small budget of work first (see `_Judge.decide_open`). A
+solver timeout is "unknown": it is counted and treated as not playable, so
+every probability is a lower bound. Every verdict is cached on the hand's
+tile multiset.
 """
 from __future__ import annotations
 
