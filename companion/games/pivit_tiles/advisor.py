@@ -33,9 +33,12 @@ of the unplayable hand's hard tiles no set of lines can place
 hard tiles of the tiles kept by the trade; and the
 wild dominates: any grid for `hand - t + d` is a grid for `hand - t + **` with the
 wild standing for d, so when the latter is impossible every draw after trading
-t is impossible too. A solver timeout is "unknown": it is counted and treated
-as not playable, so every probability is a lower bound. Every verdict is
-cached on the hand's tile multiset.
+t is impossible too. For one-trade advice the hands these leave undecided
+stay open: every grid found later is offered to them, and the solver takes
+them last, with a small budget of work first (see `_Judge.decide_open`). A
+solver timeout is "unknown": it is counted and treated as not playable, so
+every probability is a lower bound. Every verdict is cached on the hand's
+tile multiset.
 """
 from __future__ import annotations
 
@@ -279,25 +282,23 @@ def _tiles(key: tuple[int, ...], ts: TileSet) -> list[str]:
     return [_tile_of(i, ts) for i, n in enumerate(key) for _ in range(n)]
 
 
-# Colour and design partners of each distinct tile, for the lonely-tile test.
-_COLOUR_MATES = [tuple(d * 6 + x % 6 for d in range(6)) for x in range(36)]
-_DESIGN_MATES = [tuple((x // 6) * 6 + c for c in range(6)) for x in range(36)]
-
-
 def _has_lonely_tile(key: tuple[int, ...], min_line: int) -> bool:
     """True if some tile fits no line even with every wild: too few distinct partners.
 
     A line is distinct tiles of one colour or one design, so a tile needs
-    min_line - 1 other distinct tiles (or wilds) of its colour or its design.
+    min_line - 1 other distinct tiles (or wilds) of its colour or its design:
+    its colour or its design must hold min_line - wilds distinct tiles, itself included.
     """
     need = min_line - key[W]
     if need <= 1:
         return False
-    for x in range(36):
-        if key[x]:
-            if sum(1 for y in _COLOUR_MATES[x] if key[y]) < need and sum(1 for y in _DESIGN_MATES[x] if key[y]) < need:
-                return True
-    return False
+    colours = [0] * 6
+    designs = [0] * 6
+    present = [x for x in range(36) if key[x]]
+    for x in present:
+        colours[x % 6] += 1
+        designs[x // 6] += 1
+    return any(colours[x % 6] < need and designs[x // 6] < need for x in present)
 
 
 def _lonely_free_draws(base: tuple[int, ...], pile: list[int], skip: int, min_line: int) -> list[tuple[int, int]]:
@@ -339,6 +340,24 @@ def _lonely_free_draws(base: tuple[int, ...], pile: list[int], skip: int, min_li
 
 
 _UNJUDGED = object()
+# The solver's first round on the hands left open after a trade (see
+# _Judge.decide_open), in deadline checks: the solver checks its deadline
+# every 64 search nodes or 32 drawing steps.
+OPEN_BUDGET = 40
+
+
+def _work_clock() -> Callable[[], float]:
+    """A clock that ticks once per reading: a deadline on it is a budget of work, not of time."""
+    ticks = 0
+
+    def clock() -> float:
+        nonlocal ticks
+        ticks += 1
+        return float(ticks)
+
+    return clock
+
+_OPEN = object()  # only the solver can decide the hand (so far)
 
 
 class _Judge:
@@ -367,6 +386,14 @@ class _Judge:
         # While the draws of one trade are judged: the hard tiles of the tiles kept.
         self.trade_cores: list[list[str]] = []
         self.solver_calls = 0
+        # Hands left open for the solver (see settled; an ordered set),
+        # indexed like `near`; grids found and not yet offered to them.
+        self.open: dict[tuple[int, ...], None] = {}
+        self.open_near: dict[tuple[int, ...], list[tuple[tuple[int, ...], int]]] = {}
+        self.fresh: list[tuple[int, ...]] = []
+        # The repairs' geometry per grid (see _sites and _spots).
+        self.site_memo: dict[tuple[tuple[int, ...], str], list] = {}
+        self.spot_memo: dict[tuple[tuple[int, ...], tuple[int, int]], list] = {}
 
     def playable(self, key: tuple[int, ...]) -> bool:
         verdict = self.verdicts.get(key, _UNJUDGED)
@@ -381,6 +408,13 @@ class _Judge:
         return self.verdicts[key] is False
 
     def _decide(self, key: tuple[int, ...]) -> bool | None:
+        verdict = self._without_solver(key)
+        if verdict is _OPEN:
+            verdict = self._solve(key)
+        return verdict
+
+    def _without_solver(self, key: tuple[int, ...]) -> object:
+        """True, False, or _OPEN when only the solver can decide `key` (for now)."""
         if key[W] > WILDS or any(n > COPIES for n in key[:W]):
             return False
         if sum(key) > 1 and _has_lonely_tile(key, self.min_line):
@@ -395,19 +429,96 @@ class _Judge:
             return False
         grid = self._swap_into_known_grid(key)
         if grid is None:
-            self.solver_calls += 1
-            result = solve(tiles, self.ts, self.young, self.timeout, clock=self.clock)
-            if result.status == "timeout":
-                self.unknown.add(key)
-                return None
-            if result.status == "impossible":
-                return False
-            grid = result.grid
+            return _OPEN
         self._remember(key, grid)
         return True
 
+    def _solve(self, key: tuple[int, ...], budget: int | None = None) -> bool | None | object:
+        """The solver's verdict on `key` (None: timed out, counted unknown).
+
+        With a `budget` (deadline checks of the solver, a few dozen search
+        nodes each: the same work on any machine) a hand that needs more is
+        left _OPEN instead.
+        """
+        self.solver_calls += 1
+        if budget is None:
+            timeout, clock = self.timeout, self.clock
+        else:
+            timeout, clock = budget, _work_clock()
+        result = solve(_tiles(key, self.ts), self.ts, self.young, timeout, clock=clock)
+        if result.status == "timeout":
+            if budget is not None:
+                return _OPEN
+            self.unknown.add(key)
+            return None
+        if result.status == "impossible":
+            return False
+        self._remember(key, result.grid)
+        return True
+
+    def settled(self, key: tuple[int, ...]) -> bool:
+        """Decide `key` if no solver is needed (judged before, or judged now without it).
+
+        False leaves it open, for `decide_open`: from now on every grid found
+        is offered to it.
+        """
+        if key in self.verdicts or key in self.open:
+            return key in self.verdicts
+        verdict = self._without_solver(key)
+        if verdict is _OPEN:
+            self.open[key] = None
+            for a in range(SLOTS):
+                if key[a]:
+                    self.open_near.setdefault(_less(key, a), []).append((key, a))
+        else:
+            self.verdicts[key] = verdict
+        self._spread()
+        return verdict is not _OPEN
+
+    def decide_open(self) -> None:
+        """Decide every hand left open by `settled`, sharing the grids found.
+
+        Hands one trade from an unplayable hand are mostly one swap from each
+        other. Each was offered to the grids known when it was judged and to
+        every grid found since; now the solver takes those still open one at
+        a time, in order, and every grid it (or a repair) finds is offered to
+        the hands still open one swap from it. A first round gives each hand
+        a small budget (OPEN_BUDGET): most are decided within it, and the few
+        that are not are often repaired from the grids found meanwhile, before
+        the second round solves them in full. A repair is checked in full, so
+        the verdicts are the solver's.
+        """
+        for budget in (OPEN_BUDGET, None):
+            for key in list(self.open):
+                if key in self.verdicts:
+                    continue
+                verdict = self._solve(key, budget)
+                if verdict is not _OPEN:
+                    self.verdicts[key] = verdict
+                    self._spread()
+        self.open.clear()
+        self.open_near.clear()
+
+    def _spread(self) -> None:
+        """Repair the open hands one swap from each grid found since the last call."""
+        while self.fresh:
+            known = self.fresh.pop()
+            for b in range(SLOTS):
+                if not known[b]:
+                    continue
+                old = _tile_of(b, self.ts)
+                for key, a in self.open_near.get(_less(known, b), ()):
+                    if key in self.verdicts or a == b:
+                        continue
+                    repaired = self._repair(known, old, _tile_of(a, self.ts))
+                    if repaired is not None:
+                        self.verdicts[key] = True
+                        self._remember(key, repaired)
+
     def _remember(self, key: tuple[int, ...], grid: Grid) -> None:
         self.grids[key] = grid
+        if self.open:
+            self.fresh.append(key)
         for a in range(SLOTS):
             if key[a]:
                 k = list(key)
@@ -415,52 +526,83 @@ class _Judge:
                 self.near.setdefault(tuple(k), []).append((key, a))
 
     def _swap_into_known_grid(self, key: tuple[int, ...]) -> Grid | None:
-        """A grid for `key` repaired from a known grid of a hand one tile away, or None.
-
-        The known hand holds some tile a where `key` holds b. First b takes
-        a's cell; failing that, a's cell is emptied and b tries every empty
-        cell next to the grid. Only the row and column through a changed cell
-        can go wrong, so those are tested first; a grid that passes is
-        confirmed by the full check.
-        """
+        """A grid for `key` repaired from a known grid of a hand one tile away, or None."""
         for b in range(SLOTS):
             if not key[b]:
                 continue
-            k = list(key)
-            k[b] -= 1
             new = _tile_of(b, self.ts)
-            for known, a in self.near.get(tuple(k), ()):
-                grid = self.grids[known]
-                old = _tile_of(a, self.ts)
-                cells = [cell for cell, tile in grid.items() if tile == old]
-                for cell in cells:
-                    repaired = self._swap_in_place(grid, cell, new)
-                    if repaired is not None:
-                        return repaired
-                for cell in cells:
-                    repaired = self._move(grid, cell, new)
-                    if repaired is not None:
-                        return repaired
+            for known, a in self.near.get(_less(key, b), ()):
+                repaired = self._repair(known, _tile_of(a, self.ts), new)
+                if repaired is not None:
+                    return repaired
+        return None
+
+    def _repair(self, known: tuple[int, ...], old: str, new: str) -> Grid | None:
+        """The grid of `known` with one `old` replaced by `new`, if a simple repair passes the check, else None.
+
+        First `new` takes a cell of `old`; failing that, that cell is emptied
+        and `new` tries every empty cell next to the grid. Only the row and
+        column through a changed cell can go wrong, so those are tested
+        first (from `_sites`, the grid's geometry worked out once); a grid
+        that passes is confirmed by the full check.
+        """
+        grid = self.grids[known]
+        sites = self._sites(known, old)
+        for cell, lines in sites:
+            if new == WILD:
+                # A wild can stand for the tile it replaces: every line stays correct.
+                swapped = dict(grid)
+                swapped[cell] = new
+                return swapped
+            if all(line_fault(line + [new]) is None for line in lines):
+                swapped = dict(grid)
+                swapped[cell] = new
+                confirmed = self._confirmed(swapped)
+                if confirmed is not None:
+                    return confirmed
+        for cell, _ in sites:
+            for spot, lines in self._spots(known, cell):
+                if all(line_fault(line + [new]) is None for line in lines):
+                    moved = dict(grid)
+                    del moved[cell]
+                    moved[spot] = new
+                    confirmed = self._confirmed(moved)
+                    if confirmed is not None:
+                        return confirmed
         return None
 
     def _confirmed(self, grid: Grid) -> Grid | None:
         return grid if check_grid(grid, self.ts, self.young, tiles=len(grid)).valid else None
 
-    def _swap_in_place(self, grid: Grid, cell: tuple[int, int], new: str) -> Grid | None:
-        swapped = dict(grid)
-        swapped[cell] = new
-        if new == WILD:
-            # A wild can stand for the tile it replaces: every line stays correct.
-            return swapped
-        for line in _lines_through(swapped, cell):
-            if line_fault(line) is not None:
-                return None
-        return self._confirmed(swapped)
+    def _sites(self, known: tuple[int, ...], old: str) -> list:
+        """(cell, the other tiles of its lines) for each cell of `old` in the grid of `known`.
 
-    def _move(self, grid: Grid, cell: tuple[int, int], new: str) -> Grid | None:
-        """`grid` without the tile at `cell` and with `new` on some empty cell beside it, or None."""
-        rest = dict(grid)
+        Worked out once per grid and tile: every hand one swap from `known`
+        asks the same.
+        """
+        memo = self.site_memo.get((known, old))
+        if memo is None:
+            grid = self.grids[known]
+            memo = self.site_memo[known, old] = [
+                (cell, [line[1:] for line in _lines_through(grid, cell)]) for cell, tile in grid.items() if tile == old
+            ]
+        return memo
+
+    def _spots(self, known: tuple[int, ...], cell: tuple[int, int]) -> list:
+        """(spot, other tiles of its lines) where a tile may go once the tile on `cell` has left the grid of `known`.
+
+        Each empty cell beside what is left, with the other tiles of the
+        lines it would be in (every such line long enough); none when what
+        is left has a short line or falls apart. Worked out once per grid
+        and cell.
+        """
+        memo = self.spot_memo.get((known, cell))
+        if memo is not None:
+            return memo
+        rest = dict(self.grids[known])
         del rest[cell]
+        out: list = []
+        self.spot_memo[known, cell] = out
         r, c = cell
         # What is left of the row and column through the emptied cell: a part
         # of two tiles becomes a short line; longer parts stay correct lines.
@@ -470,9 +612,9 @@ class _Judge:
                 while (r + sign * dr * (n + 1), c + sign * dc * (n + 1)) in rest:
                     n += 1
                 if 2 <= n < self.min_line:
-                    return None
+                    return out
         if not _connected(rest):
-            return None
+            return out
         frontier = sorted(
             {
                 (y + dy, x + dx)
@@ -482,14 +624,13 @@ class _Judge:
             }
         )
         for spot in frontier:
-            moved = dict(rest)
-            moved[spot] = new
-            lines = _lines_through(moved, spot)
-            if all(len(line) >= self.min_line and line_fault(line) is None for line in lines):
-                confirmed = self._confirmed(moved)
-                if confirmed is not None:
-                    return confirmed
-        return None
+            lines = _runs_beside(rest, spot)
+            # With the new tile each line is one longer: it must reach the shortest line.
+            if all(len(line) + 1 >= self.min_line for line in lines) and all(
+                line_fault(line) is None for line in lines
+            ):
+                out.append((spot, lines))
+        return out
 
 
 def _connected(grid: Grid) -> bool:
@@ -506,6 +647,25 @@ def _connected(grid: Grid) -> bool:
                 seen.add(nb)
                 stack.append(nb)
     return len(seen) == len(grid)
+
+
+def _runs_beside(grid: Grid, spot: tuple[int, int]) -> list[list[str]]:
+    """The tiles of the row and the column that a tile put on the empty `spot` would join (non-empty parts only)."""
+    r, c = spot
+    out = []
+    for dr, dc in ((0, 1), (1, 0)):
+        run = []
+        k = 1
+        while (r - dr * k, c - dc * k) in grid:
+            run.append(grid[r - dr * k, c - dc * k])
+            k += 1
+        k = 1
+        while (r + dr * k, c + dc * k) in grid:
+            run.append(grid[r + dr * k, c + dc * k])
+            k += 1
+        if run:
+            out.append(run)
+    return out
 
 
 def _lines_through(grid: Grid, cell: tuple[int, int]) -> list[list[str]]:
@@ -576,16 +736,23 @@ class _Advisor:
         return [i for i in range(SLOTS) if hand[i]]
 
     def one_trade_all(self) -> dict[int, float]:
-        out = {}
+        """p_one of every tile of the root: every draw decided the cheap ways first, then the rest together."""
+        judge = self.judge
         for t in self.candidates(self.root):
             # The hard tiles of the 23 tiles kept (standard rules, see advise):
             # every draw adds one tile to them, and most draws leave the
             # problem those tiles pose as it is.
-            core = [] if self.judge.young else hard_tiles(_tiles(_less(self.root, t), self.ts), self.ts)
-            self.judge.trade_cores = [core] if core and core not in self.judge.cores else []
-            out[t] = self.p_one(self.root, t)
-        self.judge.trade_cores = []
-        return out
+            core = [] if judge.young else hard_tiles(_tiles(_less(self.root, t), self.ts), self.ts)
+            judge.trade_cores = [core] if core and core not in judge.cores else []
+            if self._dominated_out(self.root, t):
+                continue
+            pile = self.pile(self.root, t)
+            for d in range(SLOTS):
+                if pile[d] and d != t:
+                    judge.settled(_swap(self.root, t, d))
+        judge.trade_cores = []
+        judge.decide_open()
+        return {t: self.p_one(self.root, t) for t in self.candidates(self.root)}
 
     def first_draws(self, t1: int) -> list[tuple[int, int]]:
         """(draw, copies in the pile) for trading t1 from the root."""

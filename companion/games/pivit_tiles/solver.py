@@ -124,7 +124,7 @@ def solve(
     if timeout is not None and not timeout > 0:
         raise ValueError(f"the timeout must be a positive number of seconds, not {timeout!r}")
     ts = get_tileset(tileset)
-    tiles = [parse_tile(t, ts) for t in hand]
+    tiles, cells = _parsed(hand, ts)
 
     def result(status: str, grid: Grid | None, reason: str = "", steps: int = 0) -> SolveResult:
         return SolveResult(status, grid, (time.perf_counter() - started) * 1000.0, reason, steps)
@@ -134,7 +134,6 @@ def solve(
         return result("impossible", None, excess)
     if len(tiles) <= 1:
         return result("solved", {(0, 0): tiles[0]} if tiles else {})
-    cells = [_cell(t, ts) for t in tiles]
     min_line = 2 if young else 3
     lonely = _lonely_tile(cells, min_line)
     if lonely is not None:
@@ -172,7 +171,7 @@ def few_tiles_proof(hand: list[str], tileset: str | TileSet = "classic", young: 
     the tile set.
     """
     ts = get_tileset(tileset)
-    cells = [_cell(parse_tile(t, ts), ts) for t in hand]
+    _, cells = _parsed(hand, ts)
     core = core_proof(cells, 2 if young else 3, search=False)
     return [] if core is None else _core_tiles(core, ts)
 
@@ -187,7 +186,7 @@ def hard_tiles(hand: list[str], tileset: str | TileSet = "classic", young: bool 
     Raises TileError for a tile that is not in the tile set.
     """
     ts = get_tileset(tileset)
-    cells = [_cell(parse_tile(t, ts), ts) for t in hand]
+    _, cells = _parsed(hand, ts)
     core = core_proof(cells, 2 if young else 3, search=True)
     return [] if core is None else _core_tiles(core, ts)
 
@@ -205,8 +204,8 @@ def tiles_unplaceable(
     tile set.
     """
     ts = get_tileset(tileset)
-    cells = [_cell(parse_tile(t, ts), ts) for t in hand]
-    core_cells = tuple(sorted({_cell(parse_tile(t, ts), ts) for t in core}))
+    _, cells = _parsed(hand, ts)
+    core_cells = tuple(sorted(set(_parsed(core, ts)[1])))
     if len(cells) <= 1 or any(x < 0 or x not in cells for x in core_cells):
         return False
     return placeable(cells, core_cells, 2 if young else 3, CORE_REUSE_STEPS) is False
@@ -214,6 +213,26 @@ def tiles_unplaceable(
 
 def _cell(tile: str, ts: TileSet) -> int:
     return -1 if tile == WILD else DESIGNS.index(tile[0]) * 6 + ts.colours.index(tile[1])
+
+
+# Token -> (tile, cell) per tile set's colours: the advisor asks about
+# thousands of hands of the same few dozen tokens.
+_PARSED: dict[str, dict[str, tuple[str, int]]] = {}
+
+
+def _parsed(hand: list[str], ts: TileSet) -> tuple[list[str], list[int]]:
+    """The tiles of `hand` normalised (parse_tile) and their cells. Raises TileError."""
+    known = _PARSED.setdefault(ts.colours, {})
+    tiles = []
+    cells = []
+    for token in hand:
+        entry = known.get(token)
+        if entry is None:
+            tile = parse_tile(token, ts)
+            entry = known[token] = (tile, _cell(tile, ts))
+        tiles.append(entry[0])
+        cells.append(entry[1])
+    return tiles, cells
 
 
 def _core_tiles(core: tuple[int, ...], ts: TileSet) -> list[str]:
