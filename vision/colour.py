@@ -7,13 +7,13 @@ everything; a highlight on the face left out), in linear light.
 
 Colours are compared by log-chromaticity, (ln R/G, ln B/G): it does not
 change with how brightly a tile is lit (shadow, gradient, exposure), and a
-colour cast of the light (channel gains) only moves every design by the same
-small offset. The paints lie far apart in it, red and orange included (red
-has almost no green), so even a strong cast (gains of 0.6 and 1.6) leaves
-every paint nearest its own reference; estimating the cast per photo was
-tried and changed no reading. `classify_colours` gives each design the
-nearest reference paint of the tile set, and calls a design painted in
-several colours a wild.
+colour cast of the light (channel gains) moves every design by the same
+offset, before each channel is floored at a fiftieth of the brightest (a
+saturated paint's weak channel, floored, hardly moves: see `unfloored`).
+The paints lie far apart in it, red and orange included (red has almost no
+green). `classify_colours` estimates the photo's light from its own tiles
+(`estimate_light`), gives each design the nearest reference paint of the
+tile set under it, and calls a design painted in several colours a wild.
 
 The reference paints are daylight measurements of the printed tiles, or a
 per-table `Calibration` made from one photo of known tiles under the table's
@@ -154,6 +154,59 @@ def log_chroma(linear_bgr):
     floor = CHANNEL_FLOOR * brightest + 1e-6
     b, g, r = (bgr + floor).T
     return np.column_stack([np.log(r / g), np.log(b / g)])
+
+
+def unfloored(chroma):
+    """The (ln R/G, ln B/G) that log_chroma's (N x 2) were before its channel floor: the colour's own.
+
+    The floor lifts each channel by CHANNEL_FLOOR of the brightest, so a weak
+    channel (the blue of an orange, the red of a blue) hardly moves when a
+    light's colour scales it: a cast moves a saturated paint's log-chromaticity
+    far less than a white's. Taken off, a cast is the same offset for every
+    paint again. A channel the floor leaves no trace of comes back as a
+    ten-thousandth of the floor.
+    """
+    import numpy as np
+
+    c = np.asarray(chroma, np.float64)
+    r, b = np.exp(c[..., 0]), np.exp(c[..., 1])  # with G + floor as 1
+    floor = CHANNEL_FLOOR / (1 + CHANNEL_FLOOR) * np.maximum(np.maximum(r, b), 1.0)
+    least = 1e-4 * floor
+    g = np.maximum(1.0 - floor, least)
+    return np.stack([np.log(np.maximum(r - floor, least) / g), np.log(np.maximum(b - floor, least) / g)], axis=-1)
+
+
+def floored(own):
+    """log_chroma of a colour whose own (ln R/G, ln B/G) are `own` (... x 2): the inverse of unfloored."""
+    import numpy as np
+
+    u = np.asarray(own, np.float64)
+    r, b = np.exp(u[..., 0]), np.exp(u[..., 1])  # G = 1
+    floor = CHANNEL_FLOOR * np.maximum(np.maximum(r, b), 1.0)
+    out = np.empty(u.shape)
+    base = np.log(1 + floor)
+    out[..., 0] = np.log(r + floor) - base
+    out[..., 1] = np.log(b + floor) - base
+    return out
+
+
+def _floor_slopes(own):
+    """d floored / d own at `own` (N x 2): N x 2 x 2 (row: floored coordinate, column: own)."""
+    import numpy as np
+
+    u = np.asarray(own, np.float64)
+    r, b = np.exp(u[:, 0]), np.exp(u[:, 1])
+    floor = CHANNEL_FLOOR * np.maximum(np.maximum(r, b), 1.0)
+    # The floor grows with the brightest channel: with R when R is, with B when B is.
+    by_r = np.where((r >= b) & (r >= 1.0), CHANNEL_FLOOR * r, 0.0)
+    by_b = np.where((b > r) & (b >= 1.0), CHANNEL_FLOOR * b, 0.0)
+    rf, bf, gf = r + floor, b + floor, 1.0 + floor
+    slopes = np.empty((len(u), 2, 2))
+    slopes[:, 0, 0] = (r + by_r) / rf - by_r / gf
+    slopes[:, 0, 1] = by_b / rf - by_b / gf
+    slopes[:, 1, 0] = by_r / bf - by_r / gf
+    slopes[:, 1, 1] = (b + by_b) / bf - by_b / gf
+    return slopes
 
 
 def colour_sample(patch, mask, config: ColourConfig | None = None) -> ColourSample:
@@ -343,29 +396,30 @@ class LightEstimate:
     """How the photo's light and camera move every paint's log-chromaticity.
 
     A colour cast of the light (channel gains) adds the same offset to every
-    paint's (ln R/G, ln B/G); a lamp of another colour from one side makes the
-    offset slide across the photo (here to first order in the position, x
-    and y from -1 to 1 across it); a camera that renders colours more or less
-    saturated scales every paint's chromaticity: seen = s paint + o + x gx + y gy.
-    `coefficients` is (s - 1, o, gx, gy) flattened: 7 numbers.
+    paint's own (ln R/G, ln B/G), before log_chroma's channel floor (see
+    `unfloored`: after it, a saturated paint's weak channel hardly moves); a
+    lamp of another colour from one side makes the offset slide across the
+    photo (here to first order in the position, x and y from -1 to 1 across
+    it); a camera that renders colours more or less saturated scales every
+    paint's chromaticity: seen = s paint + o + x gx + y gy, in the paints' own
+    chromaticities. `coefficients` is (s - 1, o, gx, gy) flattened: 7 numbers.
     """
 
     coefficients: Any  # float64 7: s - 1, ox, oy, gx (2), gy (2)
     assigned: Any  # int array N: the paint each tile was put on
-    weights: Any  # float64 array N: each tile's robust weight in the fit
-    chroma: Any  # N x 2: the tiles' chromaticities as seen
+    weights: Any  # float64 array N x 2 x 2: each tile's weight in the fit (robust, and the floor's slopes)
+    chroma: Any  # N x 2: the tiles' own chromaticities as seen (unfloored)
     positions: Any  # N x 2
-    paints: Any  # K x 2
+    paints: Any  # K x 2: the paints' own chromaticities (unfloored)
     doubtful: Any  # bool array N: another light, nearly as good, gives the tile another paint
     regulariser: Any  # 7 x 7
+    parts: Any = None  # each tile's part of the fit's normal equations (N x 7 x 7, N x 7), made when first asked
 
     def correct(self, chroma, position, coefficients=None):
-        """The chromaticity the paint seen as `chroma` at `position` has in the reference light."""
-        import numpy as np
-
-        c = self.coefficients if coefficients is None else coefficients
-        offset = c[1:3] + position[0] * c[3:5] + position[1] * c[5:7]
-        return (np.asarray(chroma, np.float64) - offset) / (1.0 + c[0])
+        """The log-chromaticity (floored, as log_chroma's) the paint seen as `chroma` at `position` has in
+        the reference light."""
+        return floored(_corrected_own(unfloored(chroma), position,
+                                      self.coefficients if coefficients is None else coefficients))
 
     def correct_without(self, chroma, position, k):
         """`correct` with the light estimated from every tile but tile `k` (None: from all of them)."""
@@ -373,24 +427,39 @@ class LightEstimate:
 
         if k is None or self.assigned is None or not len(self.assigned):
             return self.correct(chroma, position)
-        keep = np.ones(len(self.assigned), bool)
-        keep[k] = False
-        c = _solve_light(self.chroma[keep], self.positions[keep], self.paints[self.assigned[keep]],
-                         self.weights[keep], self.regulariser)
+        if self.parts is None:
+            self.parts = _normal_parts(self.chroma, self.positions, self.paints[self.assigned], self.weights)
+        lhs, rhs = self.parts
+        # The fit's normal equations are sums over the tiles: tile k's part taken out.
+        c = np.linalg.solve(lhs.sum(axis=0) - lhs[k] + self.regulariser, rhs.sum(axis=0) - rhs[k])
         return self.correct(chroma, position, c)
 
 
-def estimate_light(chroma, positions, paints, config: ColourConfig | None = None) -> LightEstimate:
-    """How the photo's light and camera move the paints, from its tiles' colours (N x 2 log-chromaticities).
+def _corrected_own(own, position, c):
+    """Own chromaticities (unfloored) seen at `position` (x, y; arrays broadcast) under the light `c`, as
+    they are in the reference light."""
+    import numpy as np
 
-    Every tile is painted in one of `paints` (K x 2) under the same light, so
-    the light is what brings the tiles nearest to paints: put each tile on
-    its nearest paint, fit the light to them (robustly, and held towards
-    none by a prior, so a few tiles cannot claim a strong one), and repeat.
-    That finds the nearest good solution, so it is started from no cast and
-    from strong casts every way, and the solution that explains the tiles
-    best (with its prior) is kept; tiles that another start's solution,
-    almost as good, puts on another paint are marked doubtful.
+    offset = c[1:3] + position[0] * c[3:5] + position[1] * c[5:7]
+    return (np.asarray(own, np.float64) - offset) / (1.0 + c[0])
+
+
+def estimate_light(chroma, positions, paints, config: ColourConfig | None = None) -> LightEstimate:
+    """How the photo's light and camera move the paints, from its tiles' colours (N x 2 log-chromaticities,
+    as log_chroma gives them; `paints` K x 2 the same way).
+
+    Every tile is painted in one of `paints` under the same light, so the
+    light is what brings the tiles nearest to paints: put each tile on its
+    nearest paint, fit the light to them (robustly, and held towards none by
+    a prior, so a few tiles cannot claim a strong one), and repeat. The light
+    acts on the colours' own chromaticities (`unfloored`), the distances are
+    taken after the floor (where a channel lost in noise counts for little),
+    so each tile's part in the fit is weighted by how much the floor lets its
+    chromaticity move. That finds the nearest good solution, so it is started
+    from no cast and from strong casts every way, and the solution that
+    explains the tiles best (with its prior) is kept; tiles that another
+    start's solution, almost as good, puts on another paint are marked
+    doubtful.
     """
     import numpy as np
 
@@ -398,68 +467,92 @@ def estimate_light(chroma, positions, paints, config: ColourConfig | None = None
     chroma = np.asarray(chroma, np.float64).reshape(-1, 2)
     positions = np.asarray(positions, np.float64).reshape(-1, 2)
     paints = np.asarray(paints, np.float64)
+    own, own_paints = unfloored(chroma), unfloored(paints)
     n = len(chroma)
     reg = np.diag([1 / cfg.light_saturation_prior**2] + [1 / cfg.light_prior**2] * 2
                   + [1 / cfg.light_gradient_prior**2] * 4) / 4
     if n == 0:
-        return LightEstimate(np.zeros(7), None, np.zeros(0), chroma, positions, paints, np.zeros(0, bool), reg)
+        return LightEstimate(np.zeros(7), None, np.zeros((0, 2, 2)), own, positions, own_paints,
+                             np.zeros(0, bool), reg)
     reach = cfg.light_start
     starts = [(0.0, 0.0)] + [(reach * math.cos(a), reach * math.sin(a)) for a in np.arange(8) * math.pi / 4]
-    solutions = sorted((_fit_light(chroma, positions, paints, np.array(st), reg, cfg) for st in starts),
+    solutions = sorted(_fit_lights(own, positions, paints, own_paints, np.array(starts), reg, cfg),
                        key=lambda sol: sol[0])
     cost, coefficients, assigned, weights = solutions[0]
     doubtful = np.zeros(n, bool)
     for other in solutions[1:]:
         if other[0] <= cost + cfg.light_ambiguity:
             doubtful |= other[2] != assigned
-    return LightEstimate(coefficients, assigned, weights, chroma, positions, paints, doubtful, reg)
+    return LightEstimate(coefficients, assigned, weights, own, positions, own_paints, doubtful, reg)
 
 
-def _solve_light(chroma, positions, paints, weights, reg):
-    """The light's 7 coefficients fitted to tiles seen as `chroma` that are painted `paints` (N x 2 each)."""
+def _design_rows(positions, own_paints):
+    """... x N x 2 x 7: how each of the light's coefficients moves the own chromaticity of each tile at
+    `positions` (N x 2) painted `own_paints` (... x N x 2)."""
     import numpy as np
 
-    n = len(chroma)
-    x = np.zeros((2 * n, 7))
-    x[0::2, 0], x[1::2, 0] = paints[:, 0], paints[:, 1]
-    x[0::2, 1], x[1::2, 2] = 1.0, 1.0
-    x[0::2, 3], x[1::2, 4] = positions[:, 0], positions[:, 0]
-    x[0::2, 5], x[1::2, 6] = positions[:, 1], positions[:, 1]
-    y = (chroma - paints).reshape(-1)
-    w = np.repeat(weights, 2)
-    xw = x * w[:, None]
-    return np.linalg.solve(xw.T @ x + reg, xw.T @ y)
+    x = np.zeros(own_paints.shape[:-1] + (2, 7))
+    x[..., 0, 0], x[..., 1, 0] = own_paints[..., 0], own_paints[..., 1]
+    x[..., 0, 1], x[..., 1, 2] = 1.0, 1.0
+    x[..., 0, 3], x[..., 1, 4] = positions[:, 0], positions[:, 0]
+    x[..., 0, 5], x[..., 1, 6] = positions[:, 1], positions[:, 1]
+    return x
 
 
-def _fit_light(chroma, positions, paints, start, reg, cfg: ColourConfig):
-    """(cost, coefficients, assigned paint, weights) of the light fitted from `start` (a constant offset)."""
+def _normal_parts(own, positions, own_paints, weights):
+    """Each tile's part of the normal equations of the light's fit (_fit_lights) to tiles seen as `own`
+    that are painted `own_paints` (N x 2 each, unfloored), each tile's residual weighted by its
+    2 x 2 `weights`: (N x 7 x 7, N x 7). Summed with the prior, they give the light."""
     import numpy as np
 
-    coefficients = np.zeros(7)
-    coefficients[1:3] = start
+    x = _design_rows(positions, own_paints)
+    wx = np.einsum("nab,nbj->naj", weights, x)
+    return np.einsum("nai,naj->nij", x, wx), np.einsum("naj,na->nj", wx, own - own_paints)
+
+
+def _fit_lights(own, positions, paints, own_paints, starts, reg, cfg: ColourConfig):
+    """[(cost, coefficients, assigned paint, weights)] of the light fitted from each of `starts` (S x 2
+    constant offsets), all starts at once."""
+    import numpy as np
+
+    n_starts, n = len(starts), len(own)
+    coefficients = np.zeros((n_starts, 7))
+    coefficients[:, 1:3] = starts
     huber = cfg.light_huber
+    px, py = positions[None, :, :1], positions[None, :, 1:]
 
-    def seen_as_reference(c):
-        offset = c[1:3] + positions[:, :1] * c[3:5] + positions[:, 1:] * c[5:7]
-        return (chroma - offset) / (1.0 + c[0])
+    def fitted(c):
+        offset = c[:, None, 1:3] + px * c[:, None, 3:5] + py * c[:, None, 5:7]
+        corrected = (own[None] - offset) / (1.0 + c[:, None, :1])  # S x N x 2
+        seen = floored(corrected)
+        d = np.sqrt((seen[..., None, 0] - paints[:, 0]) ** 2 + (seen[..., None, 1] - paints[:, 1]) ** 2)
+        assigned = d.argmin(axis=2)
+        nearest = np.take_along_axis(d, assigned[..., None], axis=2)[..., 0]
+        robust = np.where(nearest < huber, 1.0, huber / np.maximum(nearest, 1e-9))
+        # The residual is measured after the floor: to first order it is the floor's slopes at the
+        # tile times the residual in own chromaticities.
+        slopes = _floor_slopes(corrected.reshape(-1, 2)).reshape(n_starts, n, 2, 2)
+        weights = robust[..., None, None] * np.einsum("snab,snac->snbc", slopes, slopes)
+        return assigned, nearest, weights
 
+    active = np.ones(n_starts, bool)
     for _ in range(12):
-        d = np.sqrt(_nearest(seen_as_reference(coefficients), paints))
-        assigned = d.argmin(axis=1)
-        nearest = d[np.arange(len(d)), assigned]
-        weights = np.where(nearest < huber, 1.0, huber / np.maximum(nearest, 1e-9))
-        new = _solve_light(chroma, positions, paints[assigned], weights, reg)
-        done = np.abs(new - coefficients).max() < 1e-4
-        coefficients = new
-        if done:
+        assigned, _, weights = fitted(coefficients)
+        painted = own_paints[assigned]  # S x N x 2
+        x = _design_rows(positions, painted)
+        wx = np.einsum("snab,snbj->snaj", weights, x)
+        lhs = np.einsum("snai,snaj->sij", x, wx) + reg
+        rhs = np.einsum("snaj,sna->sj", wx, own[None] - painted)
+        new = np.linalg.solve(lhs, rhs[..., None])[..., 0]
+        step = np.abs(new - coefficients).max(axis=1)
+        coefficients[active] = new[active]
+        active &= step >= 1e-4
+        if not active.any():
             break
-    d = np.sqrt(_nearest(seen_as_reference(coefficients), paints))
-    assigned = d.argmin(axis=1)
-    nearest = d[np.arange(len(d)), assigned]
-    weights = np.where(nearest < huber, 1.0, huber / np.maximum(nearest, 1e-9))
-    robust = np.where(nearest < huber, nearest**2 / 2, huber * (nearest - huber / 2)).sum()
-    cost = float(robust + 0.5 * coefficients @ reg @ coefficients)
-    return cost, coefficients, assigned, weights
+    assigned, nearest, weights = fitted(coefficients)
+    robust = np.where(nearest < huber, nearest**2 / 2, huber * (nearest - huber / 2)).sum(axis=1)
+    costs = robust + 0.5 * np.einsum("si,ij,sj->s", coefficients, reg, coefficients)
+    return [(float(costs[k]), coefficients[k], assigned[k], weights[k]) for k in range(n_starts)]
 
 
 def _third_shares(samples, paints_arr, light, positions, cfg: ColourConfig, pixels=None):

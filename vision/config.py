@@ -180,7 +180,7 @@ class DesignConfig:
     # A design whose chroma (brightest minus dimmest channel, 0-255) stands this far above the
     # face's is told from the face by its chroma, which glare does not change (design._design_image).
     chroma_contrast: float = 30.0
-    chroma_share: float = 0.35  # and is at least this share of its brightness (a white's is 0.17-0.27)
+    chroma_share: float = 0.35  # and is at least this share of its brightness where least glared (a white's is 0.17-0.27)
     glare_contrast: float = 40.0  # and whose dimmest channel shows a highlight this much above its median
     clipped_chroma: int = 8  # a pixel whose brightest channel is clipped (250+) and this much chroma is paint
     # The band along the design window's border (a fraction of the tile) where thin lines (the

@@ -363,8 +363,13 @@ def _design_image(patch, c0: int, cfg: DesignConfig):
     if paint - face < cfg.chroma_contrast:
         return value
     # A white paint under a coloured light has some chroma, but little for its brightness: its
-    # chroma is mostly noise, and its brightness tells it better.
-    if paint < cfg.chroma_share * float(np.median(value[c0 : size - c0, c0 : size - c0][core > threshold])):
+    # chroma is mostly noise, and its brightness tells it better. The brightness is the paint's
+    # where glare lies least on it (its half with the lower dimmest channel): glare over much of a
+    # coloured paint brightens it without adding colour, a white's dimmest channel is high all over.
+    on_paint = core > threshold
+    lit = value[c0 : size - c0, c0 : size - c0][on_paint]
+    least = dimmest[c0 : size - c0, c0 : size - c0][on_paint]
+    if paint < cfg.chroma_share * float(np.median(lit[least <= np.median(least)])):
         return value
     # Where glare drives the paint's brightest channel to the top of its range, the other channels
     # still rise and the chroma falls: a pixel clipped there that keeps some colour is paint (glare

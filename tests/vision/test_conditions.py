@@ -54,8 +54,8 @@ LONG = {
     "board": (0.9471, 19, 0),  # 1 photo refused ("unplaced": a board's square between cells taken for a tile)
     "cloth": (0.996, 22, 0),
     "wood": (1.0, 24, 0),
-    "groups": (0.9467, 19, 0),  # 0 and 5: tiles past the blur limit with an unsure design; 20 refused (63 degrees)
-    "tinted": (0.9961, 19, 0),
+    "groups": (0.9492, 19, 0),  # 0 and 5: tiles past the blur limit with an unsure design; 20 refused (63 degrees)
+    "tinted": (0.9961, 21, 0),
     "packed": (1.0, 24, 0),
     "rough": (0.9718, 23, 0),
     "mixed": (0.8857, 19, 0),

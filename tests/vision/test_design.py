@@ -129,3 +129,14 @@ def test_paint_clipped_by_glare_at_its_edge_stays_in_the_design(strength, radius
     patch = _glared(_colour_patch(draw_design("3", 64, 0.02), (30, 90, 230)), (18, 44), radius, strength)
     reading = classify_design(patch)
     assert reading.design == "3" and reading.confidence >= 0.45
+
+
+@pytest.mark.parametrize("radius,strength", [(10.0, 160.0), (11.0, 220.0)])
+def test_a_dull_paint_glared_over_most_of_it_is_told_by_its_colour(radius, strength):
+    # A purple under a warm lamp has little colour for its brightness (45 of 100), and glare over
+    # most of the design brightens it further without adding any: against the brightness of the
+    # whole paint it looked like a white, was read by brightness, and the design became the
+    # highlight (evaluation set tinted, photo 23). Its brightness is taken where glare lies least.
+    patch = _glared(_colour_patch(draw_design("1", 64, 0.02), (100, 55, 95)), (32, 30), radius, strength)
+    reading = classify_design(patch)
+    assert reading.design == "1" and reading.confidence >= 0.45
