@@ -46,6 +46,7 @@ from vision.find import Candidates, frames_along, moment_axes
 
 Cell = tuple[int, int]  # (row, col)
 QUARTER_TURNS = None  # filled lazily: the four 2 x 2 rotation matrices by a multiple of 90 degrees
+MAX_THIN_ROWS = 3  # tiles on at most this many rows (or columns) lend points across their lines
 
 
 @dataclass
@@ -568,7 +569,29 @@ def fit_projective(grid, pts, frames=None):
             more_grid, more_pts = _across_the_line(grid[line], pts[line], [frames[k] for k in line])
             if more_grid is not None:
                 grid, pts = np.vstack([grid, more_grid[len(line):]]), np.vstack([pts, more_pts[len(line):]])
-                n = len(grid)
+        elif frames is not None and len(frames) == n:
+            # Tiles on a few rows (lines of separate groups side by side, a line with a short arm)
+            # leave the perspective across those rows to their centres' noise: a group joined a
+            # cell off was taken in as a 63-degree tilt of a photo taken at 10. The lines lend
+            # their points across too, and the map the tiles' own ellipses agree with better is kept.
+            more_grid, more_pts = _across_the_lines(grid, pts, frames)
+            if more_grid is not None:
+                plain = _fit_centres(grid, pts)
+                lent = _fit_centres(np.vstack([grid, more_grid]), np.vstack([pts, more_pts]))
+                if plain is None or lent is None:
+                    return plain if lent is None else lent
+                whitens = [w for w, _ in frames]
+                return lent if _shape_error(lent, grid, whitens) < _shape_error(plain, grid, whitens) else plain
+    return _fit_centres(grid, pts)
+
+
+def _fit_centres(grid, pts):
+    """A homography through the points when they span two directions well, else an affine map, else None."""
+    import numpy as np
+
+    n = len(grid)
+    cols = np.unique(grid[:, 0])
+    rows = np.unique(grid[:, 1])
     if n >= 5 and len(cols) >= 2 and len(rows) >= 2:
         h = fit_homography(grid, pts)
         if h is not None and unfolded(h, grid):
@@ -621,6 +644,29 @@ def _longest_line(grid):
         if counts[k] >= 3 and (best is None or counts[k] > len(best)):
             best = np.nonzero(grid[:, axis] == values[k])[0]
     return best
+
+
+def _across_the_lines(grid, pts, frames, thin: int = MAX_THIN_ROWS):
+    """Points lent across each line of 3 or more tiles when the tiles lie on at most `thin` rows (or
+    columns), as `_across_the_line` puts them; (None, None) when the tiles span more."""
+    import numpy as np
+
+    extra_grid, extra_pts = [], []
+    for axis in (1, 0):
+        values = np.unique(grid[:, axis])
+        if len(values) > thin:
+            continue
+        for value in values:
+            line = np.nonzero(grid[:, axis] == value)[0]
+            if len(line) < 3:
+                continue
+            more_grid, more_pts = _across_the_line(grid[line], pts[line], [frames[k] for k in line])
+            if more_grid is not None:
+                extra_grid.append(more_grid[len(line):])
+                extra_pts.append(more_pts[len(line):])
+        if extra_grid:
+            return np.vstack(extra_grid), np.vstack(extra_pts)
+    return None, None
 
 
 def _across_the_line(grid, pts, frames):
