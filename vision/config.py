@@ -273,6 +273,16 @@ class PlaneConfig:
     max_join_error: float = 0.35  # cells: a separate group must fit the joint map this well
     shape_weight: float = 0.5  # weight of the tiles' ellipses against their centres in placing a group
     min_placement_margin: float = 0.2  # a group placed by less than this over the next place is "not sure"
+    # A lone design more than `lone_join_offset` cells off the nodes of the map of `lone_join_min_tiles`
+    # tiles or more, whose joint map fits the tiles' ellipses `lone_join_bend` times worse than the
+    # map before and by `lone_join_rise` more (plane._shape_error), is not joined (plane._join). On
+    # seeds 0-23 of the 16 conditions the board's print so joined sat 0.2-0.5 off and bent the map
+    # 1.7-15 times (+0.04 to +0.18); real lone tiles that far off bent it at most 1.4 times, or by
+    # +0.05 at 1.3 times.
+    lone_join_offset: float = 0.15
+    lone_join_min_tiles: int = 5
+    lone_join_bend: float = 1.5
+    lone_join_rise: float = 0.03
 
 
 @dataclass(frozen=True)

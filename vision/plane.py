@@ -59,6 +59,7 @@ class Plane:
     placement: float = 1.0  # how clearly the best placement of the groups beat the next (0 to 1)
     group_of: dict[int, int] = field(default_factory=dict)  # candidate index -> its group (0 the largest)
     doubtful_groups: set = field(default_factory=set)  # groups whose place on the lattice is not clear
+    off_grid: list = field(default_factory=list)  # lone designs well off the grid's nodes: print (see _join)
 
 
 @dataclass
@@ -408,6 +409,7 @@ def estimate_plane(candidates: Candidates, config: PlaneConfig | None = None) ->
     group_of = {k: 0 for k in main.values()}
     placement = 1.0
     doubtful: set = set()
+    off_grid: list = []
     rest = groups[1:]
     # Nearest group first: the shorter the reach from the placed tiles, the surer the placement.
     while rest:
@@ -418,6 +420,9 @@ def estimate_plane(candidates: Candidates, config: PlaneConfig | None = None) ->
         gi = len(set(group_of.values()))
         if joined is None:
             continue  # a group that fits nowhere on the plane: not tiles of this grid
+        if joined[0] is None:
+            off_grid.extend(group.values())
+            continue
         main, homography, margin = joined
         for k in group.values():
             group_of[k] = gi
@@ -425,11 +430,12 @@ def estimate_plane(candidates: Candidates, config: PlaneConfig | None = None) ->
         if margin < cfg.min_placement_margin:
             doubtful.add(gi)
     cells = {k: cell for cell, k in main.items()}
-    return Plane(homography, cells, len(set(group_of.values())), placement, group_of, doubtful)
+    return Plane(homography, cells, len(set(group_of.values())), placement, group_of, doubtful, off_grid)
 
 
 def _join(main: dict[Cell, int], group: dict[Cell, int], homography, pts, frames: TileFrames, config: PlaneConfig):
-    """(cells, homography, margin) with `group` placed on the lattice of `main`, or None if it fits nowhere.
+    """(cells, homography, margin) with `group` placed on the lattice of `main`, None if it fits nowhere,
+    or (None, None, 0) for a lone design judged print (below).
 
     The group's own cells are turned by the quarter turn that matches its
     frame to the lattice's there, and shifted by the whole number of cells
@@ -483,6 +489,18 @@ def _join(main: dict[Cell, int], group: dict[Cell, int], homography, pts, frames
     best = scored[0]
     if best[1] > config.max_join_error:
         return None
+    if len(group) == 1 and len(main) >= config.lone_join_min_tiles:
+        # A lone design well off every node of the grid's map, which the map must bend to take in
+        # (its tiles' ellipses fit it worse), is print beside the grid (a board's dark square with
+        # a number), not a tile: taken in, it sheared the lattice off the tiles.
+        off = float(np.abs(seen - np.rint(seen)).max())
+        if off > config.lone_join_offset:
+            main_grid = np.array([(c, r) for (r, c) in main], np.float64)
+            before = _shape_error(homography, main_grid, [frames.whiten[k] for k in main.values()])
+            grid = np.array([(c, r) for (r, c) in best[2]], np.float64)
+            after = _shape_error(best[3], grid, [frames.whiten[k] for k in best[2].values()])
+            if after > config.lone_join_bend * before and after - before > config.lone_join_rise:
+                return None, None, 0.0
     margin = 1.0 if len(scored) == 1 else min(1.0, (scored[1][0] - best[0]) / max(scored[1][0], 1e-9))
     return best[2], best[3], margin
 
