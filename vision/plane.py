@@ -47,6 +47,8 @@ from vision.find import Candidates, frames_along, moment_axes
 Cell = tuple[int, int]  # (row, col)
 QUARTER_TURNS = None  # filled lazily: the four 2 x 2 rotation matrices by a multiple of 90 degrees
 MAX_THIN_ROWS = 3  # tiles on at most this many rows (or columns) lend points across their lines
+# ... when the map through their centres alone stretches their round frames by this much (log ratio, rms)
+MIN_LENT_SHAPE_ERROR = 0.1
 
 
 @dataclass
@@ -590,8 +592,9 @@ def fit_projective(grid, pts, frames=None):
         elif frames is not None and len(frames) == n:
             # Tiles on a few rows (lines of separate groups side by side, a line with a short arm)
             # leave the perspective across those rows to their centres' noise: a group joined a
-            # cell off was taken in as a 63-degree tilt of a photo taken at 10. The lines lend
-            # their points across too, and the map the tiles' own ellipses agree with better is kept.
+            # cell off was taken in as a 63-degree tilt of a photo taken at 10. When the map through
+            # the centres alone disagrees with the tiles' own ellipses, the lines lend their points
+            # across too, and the map the ellipses agree with better is kept.
             more_grid, more_pts = _across_the_lines(grid, pts, frames)
             if more_grid is not None:
                 plain = _fit_centres(grid, pts)
@@ -599,7 +602,10 @@ def fit_projective(grid, pts, frames=None):
                 if plain is None or lent is None:
                     return plain if lent is None else lent
                 whitens = [w for w, _ in frames]
-                return lent if _shape_error(lent, grid, whitens) < _shape_error(plain, grid, whitens) else plain
+                own = _shape_error(plain, grid, whitens)
+                if own > MIN_LENT_SHAPE_ERROR and _shape_error(lent, grid, whitens) < own:
+                    return lent
+                return plain
     return _fit_centres(grid, pts)
 
 
