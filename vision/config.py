@@ -80,6 +80,12 @@ class LatticeConfig:
     # times as light as the faces (tiles' faces 0.73-1.48, 95% under 1.15).
     max_dark_design_offset: float = 0.25
     max_off_node_level_ratio: float = 1.15
+    # Nearer: more than `max_light_design_offset` off, ringed more than `max_light_level_ratio` times
+    # as light as the faces, is print too. On seeds 0-23 of every condition the tiles' designs more
+    # than 0.15 off their nodes sat at most 0.198 off, ringed at most 1.32 times as light (0.165
+    # off); a board's printed squares read as a tile or asked about 0.237-0.238 off, 1.3-1.5 times.
+    max_light_design_offset: float = 0.21
+    max_light_level_ratio: float = 1.25
     max_correction_perspective: float = 0.02  # of the rectified plane's correction, per cell
     max_correction_scale: float = 0.25  # the correction may stretch cells by this much at most
     min_design_area: float = 0.05  # of a cell: smaller holes are specks

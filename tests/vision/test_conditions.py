@@ -51,7 +51,7 @@ LONG = {
     "oblique": (0.9962, 23, 0),
     "steep": (1.0, 23, 0),
     "turned": (1.0, 23, 0),
-    "board": (0.9924, 21, 0),
+    "board": (0.9962, 23, 0),  # 17: a printed 7 read as a tile (not sure), a printed 8 asked about
     "cloth": (0.996, 22, 0),
     "wood": (1.0, 24, 0),
     "groups": (0.9949, 20, 0),  # 0 and 5: tiles past the blur limit with an unsure design
