@@ -589,12 +589,15 @@ def fit_projective(grid, pts, frames=None):
             more_grid, more_pts = _across_the_line(grid[line], pts[line], [frames[k] for k in line])
             if more_grid is not None:
                 grid, pts = np.vstack([grid, more_grid[len(line):]]), np.vstack([pts, more_pts[len(line):]])
-        elif frames is not None and len(frames) == n:
+        elif frames is not None and len(frames) == n and n >= 6:
             # Tiles on a few rows (lines of separate groups side by side, a line with a short arm)
             # leave the perspective across those rows to their centres' noise: a group joined a
             # cell off was taken in as a 63-degree tilt of a photo taken at 10. When the map through
             # the centres alone disagrees with the tiles' own ellipses, the lines lend their points
-            # across too, and the map the ellipses agree with better is kept.
+            # across too, and the map the ellipses agree with better is kept. (Through five centres or
+            # fewer the map is barely fixed or affine, its ellipses off by noise or the perspective
+            # alone: a held-out mixed photo's groups of 4 and 5 took the lent points' maps, joined
+            # otherwise, and the photo was refused as too oblique.)
             more_grid, more_pts = _across_the_lines(grid, pts, frames)
             if more_grid is not None:
                 plain = _fit_centres(grid, pts)
