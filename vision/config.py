@@ -80,6 +80,12 @@ class LatticeConfig:
     # times as light as the faces (tiles' faces 0.73-1.48, 95% under 1.15).
     max_dark_design_offset: float = 0.25
     max_off_node_level_ratio: float = 1.15
+    # Nearer: more than `max_light_design_offset` off, ringed more than `max_light_level_ratio` times
+    # as light as the faces, is print too. On seeds 0-23 of every condition the tiles' designs more
+    # than 0.15 off their nodes sat at most 0.198 off, ringed at most 1.32 times as light (0.165
+    # off); a board's printed squares read as a tile or asked about 0.237-0.238 off, 1.3-1.5 times.
+    max_light_design_offset: float = 0.21
+    max_light_level_ratio: float = 1.25
     max_correction_perspective: float = 0.02  # of the rectified plane's correction, per cell
     max_correction_scale: float = 0.25  # the correction may stretch cells by this much at most
     min_design_area: float = 0.05  # of a cell: smaller holes are specks
@@ -273,6 +279,16 @@ class PlaneConfig:
     max_join_error: float = 0.35  # cells: a separate group must fit the joint map this well
     shape_weight: float = 0.5  # weight of the tiles' ellipses against their centres in placing a group
     min_placement_margin: float = 0.2  # a group placed by less than this over the next place is "not sure"
+    # A lone design more than `lone_join_offset` cells off the nodes of the map of `lone_join_min_tiles`
+    # tiles or more, whose joint map fits the tiles' ellipses `lone_join_bend` times worse than the
+    # map before and by `lone_join_rise` more (plane._shape_error), is not joined (plane._join). On
+    # seeds 0-23 of the 16 conditions the board's print so joined sat 0.2-0.5 off and bent the map
+    # 1.7-15 times (+0.04 to +0.18); real lone tiles that far off bent it at most 1.4 times, or by
+    # +0.05 at 1.3 times.
+    lone_join_offset: float = 0.15
+    lone_join_min_tiles: int = 5
+    lone_join_bend: float = 1.5
+    lone_join_rise: float = 0.03
 
 
 @dataclass(frozen=True)

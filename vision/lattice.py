@@ -534,7 +534,7 @@ def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: 
         y0, x0 = i * px + dy + pad, j * px + dx + pad
         if not (0 <= y0 and 0 <= x0 and y0 + px <= lp.shape[0] and x0 + px <= lp.shape[1]):
             continue
-        if designs.residual[k] > cfg.max_dark_design_offset:
+        if designs.residual[k] > min(cfg.max_dark_design_offset, cfg.max_light_design_offset):
             node_measures[key] = (sides[i, j].copy(), face[i, j], middle[i, j], dark[i, j], level[i, j])
         block = lp[y0 : y0 + px, x0 : x0 + px]
         s = (pats.reshape(len(pats), -1) @ block.reshape(-1))
@@ -549,8 +549,12 @@ def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: 
     # A design far off its node ringed by dark lighter than the tiles' faces is printed (a board's
     # square between its lines, beside tiles; the board's pitch is not the tiles'): the cell is
     # measured at its node, without it.
+    # Nearer its node, a design is print when its ring is lighter still.
     printed = [key for key in node_measures
-               if level[key[0] - rect.top, key[1] - rect.left] > cfg.max_off_node_level_ratio * face_level]
+               if (designs.residual[design[key]] > cfg.max_dark_design_offset
+                   and level[key[0] - rect.top, key[1] - rect.left] > cfg.max_off_node_level_ratio * face_level)
+               or (designs.residual[design[key]] > cfg.max_light_design_offset
+                   and level[key[0] - rect.top, key[1] - rect.left] > cfg.max_light_level_ratio * face_level)]
     for key in printed:
         i, j = key[0] - rect.top, key[1] - rect.left
         sides[i, j], face[i, j], middle[i, j], dark[i, j], level[i, j] = node_measures[key]

@@ -84,6 +84,8 @@ def _locate(image, config: VisionConfig):
     """
     from dataclasses import replace
 
+    import numpy as np
+
     from vision.lattice import check_view, fit_in_plane
     from vision.plane import estimate_plane, plane_pitch
 
@@ -105,6 +107,13 @@ def _locate(image, config: VisionConfig):
         # Designs the rectified view judged print (a board's square beside the tiles) are no tiles
         # left out.
         trusted = trusted & ~_on_cells(grid.lattice, candidates.centres / scale, grid.printed, config.lattice)
+    if plane.off_grid:
+        # Lone designs the plane would not bend its map to take in (vision.plane._join) are print
+        # when the lattice leaves them as far off its nodes: a board's dark square with a number.
+        at = grid.lattice.to_lattice(candidates.centres[plane.off_grid] / scale)
+        far = np.abs(at - np.rint(at)).max(axis=1) > config.plane.lone_join_offset
+        trusted = trusted.copy()
+        trusted[np.asarray(plane.off_grid)[far]] = False
     seen = Seen(candidates.centres[trusted] / scale, candidates.areas[trusted], candidates.face[trusted],
                 candidates.asymmetry[trusted])
     return grid.lattice, grid.tiles, grid.missing, seen

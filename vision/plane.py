@@ -46,6 +46,9 @@ from vision.find import Candidates, frames_along, moment_axes
 
 Cell = tuple[int, int]  # (row, col)
 QUARTER_TURNS = None  # filled lazily: the four 2 x 2 rotation matrices by a multiple of 90 degrees
+MAX_THIN_ROWS = 3  # tiles on at most this many rows (or columns) lend points across their lines
+# ... when the map through their centres alone stretches their round frames by this much (log ratio, rms)
+MIN_LENT_SHAPE_ERROR = 0.1
 
 
 @dataclass
@@ -58,6 +61,7 @@ class Plane:
     placement: float = 1.0  # how clearly the best placement of the groups beat the next (0 to 1)
     group_of: dict[int, int] = field(default_factory=dict)  # candidate index -> its group (0 the largest)
     doubtful_groups: set = field(default_factory=set)  # groups whose place on the lattice is not clear
+    off_grid: list = field(default_factory=list)  # lone designs well off the grid's nodes: print (see _join)
 
 
 @dataclass
@@ -407,6 +411,7 @@ def estimate_plane(candidates: Candidates, config: PlaneConfig | None = None) ->
     group_of = {k: 0 for k in main.values()}
     placement = 1.0
     doubtful: set = set()
+    off_grid: list = []
     rest = groups[1:]
     # Nearest group first: the shorter the reach from the placed tiles, the surer the placement.
     while rest:
@@ -417,6 +422,9 @@ def estimate_plane(candidates: Candidates, config: PlaneConfig | None = None) ->
         gi = len(set(group_of.values()))
         if joined is None:
             continue  # a group that fits nowhere on the plane: not tiles of this grid
+        if joined[0] is None:
+            off_grid.extend(group.values())
+            continue
         main, homography, margin = joined
         for k in group.values():
             group_of[k] = gi
@@ -424,11 +432,12 @@ def estimate_plane(candidates: Candidates, config: PlaneConfig | None = None) ->
         if margin < cfg.min_placement_margin:
             doubtful.add(gi)
     cells = {k: cell for cell, k in main.items()}
-    return Plane(homography, cells, len(set(group_of.values())), placement, group_of, doubtful)
+    return Plane(homography, cells, len(set(group_of.values())), placement, group_of, doubtful, off_grid)
 
 
 def _join(main: dict[Cell, int], group: dict[Cell, int], homography, pts, frames: TileFrames, config: PlaneConfig):
-    """(cells, homography, margin) with `group` placed on the lattice of `main`, or None if it fits nowhere.
+    """(cells, homography, margin) with `group` placed on the lattice of `main`, None if it fits nowhere,
+    or (None, None, 0) for a lone design judged print (below).
 
     The group's own cells are turned by the quarter turn that matches its
     frame to the lattice's there, and shifted by the whole number of cells
@@ -482,6 +491,18 @@ def _join(main: dict[Cell, int], group: dict[Cell, int], homography, pts, frames
     best = scored[0]
     if best[1] > config.max_join_error:
         return None
+    if len(group) == 1 and len(main) >= config.lone_join_min_tiles:
+        # A lone design well off every node of the grid's map, which the map must bend to take in
+        # (its tiles' ellipses fit it worse), is print beside the grid (a board's dark square with
+        # a number), not a tile: taken in, it sheared the lattice off the tiles.
+        off = float(np.abs(seen - np.rint(seen)).max())
+        if off > config.lone_join_offset:
+            main_grid = np.array([(c, r) for (r, c) in main], np.float64)
+            before = _shape_error(homography, main_grid, [frames.whiten[k] for k in main.values()])
+            grid = np.array([(c, r) for (r, c) in best[2]], np.float64)
+            after = _shape_error(best[3], grid, [frames.whiten[k] for k in best[2].values()])
+            if after > config.lone_join_bend * before and after - before > config.lone_join_rise:
+                return None, None, 0.0
     margin = 1.0 if len(scored) == 1 else min(1.0, (scored[1][0] - best[0]) / max(scored[1][0], 1e-9))
     return best[2], best[3], margin
 
@@ -568,7 +589,36 @@ def fit_projective(grid, pts, frames=None):
             more_grid, more_pts = _across_the_line(grid[line], pts[line], [frames[k] for k in line])
             if more_grid is not None:
                 grid, pts = np.vstack([grid, more_grid[len(line):]]), np.vstack([pts, more_pts[len(line):]])
-                n = len(grid)
+        elif frames is not None and len(frames) == n and n >= 6:
+            # Tiles on a few rows (lines of separate groups side by side, a line with a short arm)
+            # leave the perspective across those rows to their centres' noise: a group joined a
+            # cell off was taken in as a 63-degree tilt of a photo taken at 10. When the map through
+            # the centres alone disagrees with the tiles' own ellipses, the lines lend their points
+            # across too, and the map the ellipses agree with better is kept. (Through five centres or
+            # fewer the map is barely fixed or affine, its ellipses off by noise or the perspective
+            # alone: a held-out mixed photo's groups of 4 and 5 took the lent points' maps, joined
+            # otherwise, and the photo was refused as too oblique.)
+            more_grid, more_pts = _across_the_lines(grid, pts, frames)
+            if more_grid is not None:
+                plain = _fit_centres(grid, pts)
+                lent = _fit_centres(np.vstack([grid, more_grid]), np.vstack([pts, more_pts]))
+                if plain is None or lent is None:
+                    return plain if lent is None else lent
+                whitens = [w for w, _ in frames]
+                own = _shape_error(plain, grid, whitens)
+                if own > MIN_LENT_SHAPE_ERROR and _shape_error(lent, grid, whitens) < own:
+                    return lent
+                return plain
+    return _fit_centres(grid, pts)
+
+
+def _fit_centres(grid, pts):
+    """A homography through the points when they span two directions well, else an affine map, else None."""
+    import numpy as np
+
+    n = len(grid)
+    cols = np.unique(grid[:, 0])
+    rows = np.unique(grid[:, 1])
     if n >= 5 and len(cols) >= 2 and len(rows) >= 2:
         h = fit_homography(grid, pts)
         if h is not None and unfolded(h, grid):
@@ -621,6 +671,29 @@ def _longest_line(grid):
         if counts[k] >= 3 and (best is None or counts[k] > len(best)):
             best = np.nonzero(grid[:, axis] == values[k])[0]
     return best
+
+
+def _across_the_lines(grid, pts, frames, thin: int = MAX_THIN_ROWS):
+    """Points lent across each line of 3 or more tiles when the tiles lie on at most `thin` rows (or
+    columns), as `_across_the_line` puts them; (None, None) when the tiles span more."""
+    import numpy as np
+
+    extra_grid, extra_pts = [], []
+    for axis in (1, 0):
+        values = np.unique(grid[:, axis])
+        if len(values) > thin:
+            continue
+        for value in values:
+            line = np.nonzero(grid[:, axis] == value)[0]
+            if len(line) < 3:
+                continue
+            more_grid, more_pts = _across_the_line(grid[line], pts[line], [frames[k] for k in line])
+            if more_grid is not None:
+                extra_grid.append(more_grid[len(line):])
+                extra_pts.append(more_pts[len(line):])
+        if extra_grid:
+            return np.vstack(extra_grid), np.vstack(extra_pts)
+    return None, None
 
 
 def _across_the_line(grid, pts, frames):

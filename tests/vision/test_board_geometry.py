@@ -54,6 +54,56 @@ def test_a_steep_line_of_tiles_with_one_beside_it_is_read_exactly():
     assert score.exact and score.correct == len(photo.cells)
 
 
+@pytest.mark.parametrize("condition, seed", [("groups", 20), ("oblique", 10), ("plain", 38), ("mixed", 36)])
+def test_tiles_on_a_few_rows_keep_the_perspective_their_frames_show(condition, seed):
+    # "groups" photo 20 (taken 10 degrees from straight down): three lines of tiles side by side
+    # on three rows. Their centres left the perspective across the rows to noise, the group between
+    # the others was joined a cell off and the map took it in as a 63-degree tilt: the photo was
+    # refused ("oblique"). "oblique" photo 10: a tile left unread and asked about. Held-out "plain"
+    # photo 38, whose centres' map agrees with its tiles' ellipses, keeps that map: the lines'
+    # lent points skewed it and a tile was dropped without a word. Held-out "mixed" photo 36, whose
+    # groups of 4 and 5 tiles fix too little to judge the lent points by, keeps its centres' maps.
+    photo, _, score = _read_and_score(condition, seed)
+    assert score.exact and score.correct == len(photo.cells)
+
+
+def test_lines_lend_points_across_only_when_the_tiles_lie_on_few_rows():
+    from vision.plane import _across_the_lines
+
+    frames = [(np.eye(2), np.eye(2))] * 12
+    two_rows = np.array([(c, r) for r in (0, 2) for c in range(4)], np.float64)
+    more, _ = _across_the_lines(two_rows, two_rows * 50.0, frames[:8])
+    assert more is not None and sorted(map(tuple, more.tolist())) == sorted((c, r + 1.0) for r in (0, 2) for c in range(4))
+    block = np.array([(c, r) for r in range(4) for c in range(4)], np.float64)
+    assert _across_the_lines(block, block * 50.0, frames + frames[:4])[0] is None
+
+
+@pytest.mark.parametrize("seed", [3, 6])
+def test_a_board_s_numbered_square_off_the_tiles_nodes_does_not_bend_the_grid(seed):
+    # The evaluation set's "board" photos 3 and 6: a board's dark square with a number, found as a
+    # lone design 0.4-0.5 of a cell off the tiles' nodes, was joined to the grid and bent its map
+    # (its tiles' ellipses fitted 1.7-2.4 times worse): the near tiles, cut sheared, were not sure.
+    photo, result, score = _read_and_score("board", seed)
+    assert score.exact and score.correct == len(photo.cells)
+
+
+def test_a_board_s_numbered_square_left_off_the_grid_does_not_refuse_the_photo():
+    # "board" photo 17: the same, its lattice sheared so far that 3 tiles sat on no cell and the
+    # photo was refused ("unplaced").
+    photo, result, score = _read_and_score("board", 17)
+    assert score.correct == len(photo.cells) and score.confidently_wrong == 0
+
+
+@pytest.mark.parametrize("seed", [1, 5])
+def test_a_board_s_print_a_little_off_the_nodes_and_lighter_than_the_faces_is_no_tile(seed):
+    # The evaluation set's "board" photos 1 and 5: a board's printed square 0.24 of a cell off the
+    # tiles' nodes, ringed 1.3-1.5 times as light as the tiles' faces, was asked about (1) or read
+    # as a tile, not sure (5). The tiles' designs sat at most 0.20 off their nodes on seeds 0-23 of
+    # every condition (a large photo's tile 0.198 off, 1.24 times as light).
+    photo, result, score = _read_and_score("board", seed)
+    assert score.exact and score.correct == len(photo.cells) and result.missing == []
+
+
 @pytest.mark.parametrize("seed", [4, 11, 13])
 def test_a_board_s_printed_square_beside_the_tiles_is_no_tile(seed):
     # The evaluation set's "board" photos 4, 11 and 13: a board's square between its lines beside
@@ -102,7 +152,7 @@ def test_a_board_s_printed_square_dark_all_over_is_no_missing_tile():
     # its middle too but 1.7 times as light as the tiles' faces (a tile turned over is as dark
     # as they are; a design leaves the middle bright), was "may be missing". (The other cell
     # asked about, a board's square 0.24 off the tiles' nodes ringed on three sides by their
-    # faces, is left: a side of its ring with no dark did not tell it from a slanted stray tile.)
+    # faces, 1.3 times as light as they are, is print too: see below.)
     photo, result, score = _read_and_score("board", 1)
     assert score.correct == len(photo.cells) and score.confidently_wrong == 0
-    assert len(result.missing) == 1
+    assert result.missing == []
