@@ -649,42 +649,26 @@ def _connected(grid: Grid) -> bool:
     return len(seen) == len(grid)
 
 
+def _along(grid: Grid, spot: tuple[int, int], dr: int, dc: int) -> list[str]:
+    """The tiles in a run with `spot` along (dr, dc): those before it, nearest first, then those after."""
+    r, c = spot
+    run = []
+    for sign in (-1, 1):
+        k = 1
+        while (r + sign * dr * k, c + sign * dc * k) in grid:
+            run.append(grid[r + sign * dr * k, c + sign * dc * k])
+            k += 1
+    return run
+
+
 def _runs_beside(grid: Grid, spot: tuple[int, int]) -> list[list[str]]:
     """The tiles of the row and the column that a tile put on the empty `spot` would join (non-empty parts only)."""
-    r, c = spot
-    out = []
-    for dr, dc in ((0, 1), (1, 0)):
-        run = []
-        k = 1
-        while (r - dr * k, c - dc * k) in grid:
-            run.append(grid[r - dr * k, c - dc * k])
-            k += 1
-        k = 1
-        while (r + dr * k, c + dc * k) in grid:
-            run.append(grid[r + dr * k, c + dc * k])
-            k += 1
-        if run:
-            out.append(run)
-    return out
+    return [run for run in (_along(grid, spot, 0, 1), _along(grid, spot, 1, 0)) if run]
 
 
 def _lines_through(grid: Grid, cell: tuple[int, int]) -> list[list[str]]:
     """The tiles of the row run and the column run through `cell` that are lines (2+ tiles)."""
-    r, c = cell
-    out = []
-    for dr, dc in ((0, 1), (1, 0)):
-        run = [grid[cell]]
-        k = 1
-        while (r - dr * k, c - dc * k) in grid:
-            run.append(grid[r - dr * k, c - dc * k])
-            k += 1
-        k = 1
-        while (r + dr * k, c + dc * k) in grid:
-            run.append(grid[r + dr * k, c + dc * k])
-            k += 1
-        if len(run) >= 2:
-            out.append(run)
-    return out
+    return [[grid[cell], *run] for run in (_along(grid, cell, 0, 1), _along(grid, cell, 1, 0)) if run]
 
 
 # -- the probabilities ----------------------------------------------------------
