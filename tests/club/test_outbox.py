@@ -96,8 +96,19 @@ def test_a_table_offline_for_a_whole_game_catches_up_in_order(pg_url, pi, clock,
         outbox.stop()
         import urllib.request
 
-        results = json.load(urllib.request.urlopen(club.url + "/api/results"))["results"]
+        # The results of the night the game began in: the club dates it by the table's clock (its
+        # moves' times, shifted onto the club's clock), and "tonight" changes at 6:00, so a game
+        # that began at 5:50 belongs to the evening before, while /api/results alone gives the new
+        # night's (this test run between 6:00 and the game's length after it found none).
+        engine = create_engine(database_url(pg_url))
+        try:
+            with engine.connect() as db:
+                night = db.execute(select(schema.tables.c.night)).scalar_one()
+        finally:
+            engine.dispose()
+        results = json.load(urllib.request.urlopen(club.url + "/api/results?night=" + night))["results"]
         assert len(results) == 1 and [s["rank"] for s in results[0]["seats"]] == [1, 2]
+        assert results[0]["night"] == night
     assert club_log(pg_url) == table_log(pi)
 
 
