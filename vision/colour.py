@@ -323,9 +323,9 @@ def _middle_bytes(bgr):
 
 
 def _nearest(chroma, paints_arr):
-    """Squared distances N x K from chromas to paints."""
+    """Squared distances ... x K from chromas (... x 2) to paints (K x 2)."""
     # The sum over the two coordinates written out: a reduction over an axis of two is slow.
-    return (chroma[:, None, 0] - paints_arr[None, :, 0]) ** 2 + (chroma[:, None, 1] - paints_arr[None, :, 1]) ** 2
+    return (chroma[..., None, 0] - paints_arr[:, 0]) ** 2 + (chroma[..., None, 1] - paints_arr[:, 1]) ** 2
 
 
 def classify_colours(
@@ -525,7 +525,7 @@ def _fit_lights(own, positions, paints, own_paints, starts, reg, cfg: ColourConf
         offset = c[:, None, 1:3] + px * c[:, None, 3:5] + py * c[:, None, 5:7]
         corrected = (own[None] - offset) / (1.0 + c[:, None, :1])  # S x N x 2
         seen = floored(corrected)
-        d = np.sqrt((seen[..., None, 0] - paints[:, 0]) ** 2 + (seen[..., None, 1] - paints[:, 1]) ** 2)
+        d = np.sqrt(_nearest(seen, paints))
         assigned = d.argmin(axis=2)
         nearest = np.take_along_axis(d, assigned[..., None], axis=2)[..., 0]
         robust = np.where(nearest < huber, 1.0, huber / np.maximum(nearest, 1e-9))

@@ -577,9 +577,6 @@ def fit_projective(grid, pts, frames=None):
         grid, pts = _across_the_line(grid, pts, frames)
         if grid is None:
             return None
-        n = len(grid)
-        cols = np.unique(grid[:, 0])
-        rows = np.unique(grid[:, 1])
     else:
         # A line of tiles with one tile beside it fixes no more of the perspective across the line
         # than the line alone (a homography wants four points, no three on a line): the line's

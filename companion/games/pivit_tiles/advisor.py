@@ -357,6 +357,7 @@ def _work_clock() -> Callable[[], float]:
 
     return clock
 
+
 _OPEN = object()  # only the solver can decide the hand (so far)
 
 
@@ -521,9 +522,7 @@ class _Judge:
             self.fresh.append(key)
         for a in range(SLOTS):
             if key[a]:
-                k = list(key)
-                k[a] -= 1
-                self.near.setdefault(tuple(k), []).append((key, a))
+                self.near.setdefault(_less(key, a), []).append((key, a))
 
     def _swap_into_known_grid(self, key: tuple[int, ...]) -> Grid | None:
         """A grid for `key` repaired from a known grid of a hand one tile away, or None."""
@@ -584,7 +583,7 @@ class _Judge:
         if memo is None:
             grid = self.grids[known]
             memo = self.site_memo[known, old] = [
-                (cell, [line[1:] for line in _lines_through(grid, cell)]) for cell, tile in grid.items() if tile == old
+                (cell, _runs_beside(grid, cell)) for cell, tile in grid.items() if tile == old
             ]
         return memo
 
@@ -662,13 +661,9 @@ def _along(grid: Grid, spot: tuple[int, int], dr: int, dc: int) -> list[str]:
 
 
 def _runs_beside(grid: Grid, spot: tuple[int, int]) -> list[list[str]]:
-    """The tiles of the row and the column that a tile put on the empty `spot` would join (non-empty parts only)."""
+    """The tiles of the row and the column that a tile on `spot` is (or would be) in, without that tile
+    (non-empty parts only): the other tiles of its lines."""
     return [run for run in (_along(grid, spot, 0, 1), _along(grid, spot, 1, 0)) if run]
-
-
-def _lines_through(grid: Grid, cell: tuple[int, int]) -> list[list[str]]:
-    """The tiles of the row run and the column run through `cell` that are lines (2+ tiles)."""
-    return [[grid[cell], *run] for run in (_along(grid, cell, 0, 1), _along(grid, cell, 1, 0)) if run]
 
 
 # -- the probabilities ----------------------------------------------------------
