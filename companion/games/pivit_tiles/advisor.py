@@ -35,7 +35,9 @@ wild dominates: any grid for `hand - t + d` is a grid for `hand - t + **` with t
 wild standing for d, so when the latter is impossible every draw after trading
 t is impossible too. For one-trade advice the hands these leave undecided
 stay open: every grid found later is offered to them, and the solver takes
-them last, with a small budget of work first (see `_Judge.decide_open`). A
+them last, with a small budget of work first; a hand that needs more is
+first rebuilt from a grid one swap away, its traded tile's lines taken
+apart and put back (see `_Judge.decide_open`). A
 solver timeout is "unknown": it is counted and treated as not playable, so
 every probability is a lower bound. Every verdict is cached on the hand's
 tile multiset.
@@ -344,6 +346,11 @@ _UNJUDGED = object()
 # _Judge.decide_open), in deadline checks: the solver checks its deadline
 # every 64 search nodes or 32 drawing steps.
 OPEN_BUDGET = 40
+# Before a hand still open after that round is solved in full, it is rebuilt
+# from the grids one swap away (_Judge._rebuild), placing at most
+# REBUILD_STEPS tiles in all: such hands take the solver 0.3 s and more, a
+# failed rebuild a few tens of milliseconds.
+REBUILD_STEPS = 300
 
 
 def _work_clock() -> Callable[[], float]:
@@ -486,13 +493,21 @@ class _Judge:
         the hands still open one swap from it. A first round gives each hand
         a small budget (OPEN_BUDGET): most are decided within it, and the few
         that are not are often repaired from the grids found meanwhile, before
-        the second round solves them in full. A repair is checked in full, so
-        the verdicts are the solver's.
+        the second round solves them in full; in that round each is first
+        rebuilt from the grids one swap away (`_rebuild`). A repaired or
+        rebuilt grid is checked in full, so the verdicts are the solver's.
         """
         for budget in (OPEN_BUDGET, None):
             for key in list(self.open):
                 if key in self.verdicts:
                     continue
+                if budget is None:
+                    grid = self._rebuild(key)
+                    if grid is not None:
+                        self.verdicts[key] = True
+                        self._remember(key, grid)
+                        self._spread()
+                        continue
                 verdict = self._solve(key, budget)
                 if verdict is not _OPEN:
                     self.verdicts[key] = verdict
@@ -570,6 +585,21 @@ class _Judge:
                         return confirmed
         return None
 
+    def _rebuild(self, key: tuple[int, ...]) -> Grid | None:
+        """A grid for `key` rebuilt from a known grid one swap away (see _rebuilt), or None."""
+        steps = [REBUILD_STEPS]
+        for b in range(SLOTS):
+            if not key[b]:
+                continue
+            new = _tile_of(b, self.ts)
+            for known, a in self.near.get(_less(key, b), ()):
+                grid = _rebuilt(self.grids[known], _tile_of(a, self.ts), new, self.min_line, self._confirmed, steps)
+                if grid is not None:
+                    return grid
+                if steps[0] <= 0:
+                    return None
+        return None
+
     def _confirmed(self, grid: Grid) -> Grid | None:
         return grid if check_grid(grid, self.ts, self.young, tiles=len(grid)).valid else None
 
@@ -630,6 +660,98 @@ class _Judge:
             ):
                 out.append((spot, lines))
         return out
+
+
+def _rebuilt(
+    grid: Grid, old: str, new: str, min_line: int, confirm: Callable[[Grid], Grid | None], steps: list[int]
+) -> Grid | None:
+    """`grid` with one `old` traded for `new`, its lines near the change rebuilt; None if not found.
+
+    For each cell of `old`: the tile leaves, and so do the tiles of its row
+    and column that lie in no other line; those and `new` are then put back
+    one at a time beside what is left (a small depth-first search, spending
+    `steps[0]`, shared by the calls for one hand), each keeping the lines it
+    joins correct on their own. A grid is returned only if `confirm` (the
+    full check) accepts it.
+    """
+    for cell, tile in sorted(grid.items()):
+        if tile != old:
+            continue
+        rest = dict(grid)
+        del rest[cell]
+        free = [new]
+        r, c = cell
+        for dr, dc in ((0, 1), (1, 0)):
+            for sign in (1, -1):
+                k = 1
+                while (q := (r + sign * dr * k, c + sign * dc * k)) in grid:
+                    if (q[0] + dc, q[1] + dr) not in grid and (q[0] - dc, q[1] - dr) not in grid:
+                        free.append(rest.pop(q))
+                    k += 1
+        found = _put_back(rest, free, min_line, confirm, steps)
+        if found is not None or steps[0] <= 0:
+            return found
+    return None
+
+
+def _short_runs(grid: Grid, min_line: int) -> int:
+    """How many runs of the grid have two or more tiles but fewer than `min_line`."""
+    n = 0
+    for r, c in grid:
+        for dr, dc in ((0, 1), (1, 0)):
+            if (r - dr, c - dc) in grid:
+                continue
+            k = 1
+            while (r + dr * k, c + dc * k) in grid:
+                k += 1
+            if 2 <= k < min_line:
+                n += 1
+    return n
+
+
+def _put_back(
+    rest: Grid, free: list[str], min_line: int, confirm: Callable[[Grid], Grid | None], steps: list[int]
+) -> Grid | None:
+    """A grid of `rest` plus every tile of `free`, each put beside what is there, that `confirm` accepts.
+
+    The tile with the fewest cells where its row and column stay correct
+    goes first. A short line needs a tile, and a tile lengthens two lines at
+    most, so more short lines than twice the tiles left is a dead end.
+    """
+    if _short_runs(rest, min_line) > 2 * len(free):
+        return None
+    if not free:
+        return confirm(dict(rest))
+    spots = []
+    for spot in sorted(
+        {
+            (y + dy, x + dx)
+            for (y, x) in rest
+            for dy, dx in ((0, 1), (1, 0), (0, -1), (-1, 0))
+            if (y + dy, x + dx) not in rest
+        }
+    ):
+        spots.append((spot, _runs_beside(rest, spot)))
+    best: tuple[str, list] | None = None
+    for tile in sorted(set(free)):
+        fits = [spot for spot, runs in spots if all(line_fault(run + [tile]) is None for run in runs)]
+        if fits and (best is None or len(fits) < len(best[1])):
+            best = (tile, fits)
+    if best is None:
+        return None
+    tile, fits = best
+    left = list(free)
+    left.remove(tile)
+    for spot in fits:
+        if steps[0] <= 0:
+            return None
+        steps[0] -= 1
+        rest[spot] = tile
+        found = _put_back(rest, left, min_line, confirm, steps)
+        del rest[spot]
+        if found is not None:
+            return found
+    return None
 
 
 def _connected(grid: Grid) -> bool:

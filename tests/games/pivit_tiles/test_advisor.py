@@ -337,6 +337,29 @@ def test_the_open_hands_budget_is_work_not_time():
     assert runs[0].steps == runs[1].steps
 
 
+def test_a_hand_the_repairs_miss_is_rebuilt_from_a_grid_one_swap_away():
+    # 1R 2R 3R / 1O / 1Y 2Y 3Y, with 2R traded for 3O: 3O fits neither 2R's cell
+    # nor any cell beside the grid once 2R has left (3R is then cut off), so the
+    # repairs fail; taking 3R out too and putting both back gives
+    # 1R . 3R / 1O . 3O / 1Y 2Y 3Y.
+    ts = get_tileset("classic")
+    grid = {(0, 0): "1R", (0, 1): "2R", (0, 2): "3R", (1, 0): "1O", (2, 0): "1Y", (2, 1): "2Y", (2, 2): "3Y"}
+    assert check_grid(grid, ts, tiles=7).valid
+    judge = advisor_module._Judge(ts, False, None)
+    known = advisor_module._key(list(grid.values()), ts)
+    judge._remember(known, grid)
+    after = sorted(grid.values())
+    after[after.index("2R")] = "3O"
+    key = advisor_module._key(after, ts)
+    assert judge._swap_into_known_grid(key) is None
+    rebuilt = judge._rebuild(key)
+    assert rebuilt is not None
+    assert check_grid(rebuilt, ts, tiles=7).valid
+    assert sorted(rebuilt.values()) == sorted(after)
+    # A hand with no grid is never rebuilt: every grid offered passes the full check.
+    assert judge._rebuild(advisor_module._swap(known, advisor_module._index("2R", ts), advisor_module._index("6P", ts))) is None
+
+
 def test_best_trade_matches_monte_carlo():
     """Soundness: 10,000 seeded draws with the plain solver agree within three standard errors."""
     advice = advise(HAND_WILD, trades=1, timeout=None, trade_timeout=None)
