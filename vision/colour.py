@@ -66,6 +66,7 @@ class ColourReading:
     colour: str  # a colour letter of the tile set, or "*" for a wild
     confidence: float
     chroma: tuple[float, float]  # the design's (ln R/G, ln B/G)
+    light: tuple[float, float, float] = (1.0, 1.0, 1.0)  # the light's colour at the tile: linear B, G, R, mean 1
 
 
 @dataclass
@@ -129,6 +130,8 @@ def paints_for(colours: str, calibration: Calibration | None = None) -> dict[str
 
 
 _linear_table = None
+CLIPPED = 250  # an 8-bit channel this bright may have been brighter: the camera clipped it
+_balance_table = None  # white_balanced's linear light (12 bits) -> sRGB bytes, made when first asked
 
 
 def to_linear(bgr):
@@ -143,6 +146,24 @@ def to_linear(bgr):
         return _linear_table[bgr]
     v = np.asarray(bgr, dtype=np.float32) / 255.0
     return np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4).astype(np.float32)
+
+
+def white_balanced(patch, light):
+    """An 8-bit BGR `patch` as it would look in a white light: each channel's linear light divided by
+    the `light`'s (linear B, G, R, as ColourReading.light); a channel clipped (CLIPPED or more) stays
+    clipped."""
+    import numpy as np
+
+    global _balance_table
+    if _balance_table is None:
+        v = np.arange(4096, dtype=np.float64) / 4095  # linear light, 12 bits, back to sRGB bytes
+        _balance_table = np.round(255 * np.where(v <= 0.0031308, v * 12.92, 1.055 * v ** (1 / 2.4) - 0.055)).astype(np.uint8)
+    linear = to_linear(patch) / np.asarray(light, np.float32)
+    balanced = _balance_table[np.clip(np.round(linear * 4095), 0, 4095).astype(np.int32)]
+    # A channel clipped in the photo was brighter than it shows: it stays clipped (a highlight
+    # clipped white stays white, not tinted by the light taken off it).
+    balanced[patch >= CLIPPED] = 255
+    return balanced
 
 
 def log_chroma(linear_bgr):
@@ -387,7 +408,8 @@ def classify_colours(
             colour, confidence = letters[order[0]], min(margin, wild_margin, one_paint)
             if row is not None and light.doubtful[row]:
                 confidence = 0.0  # another light reads this tile as another colour
-        readings.append(ColourReading(colour, confidence, (float(corrected[0]), float(corrected[1]))))
+        readings.append(ColourReading(colour, confidence, (float(corrected[0]), float(corrected[1])),
+                                      light.colour_at(pos[k])))
     return readings
 
 
@@ -420,6 +442,16 @@ class LightEstimate:
         the reference light."""
         return floored(_corrected_own(unfloored(chroma), position,
                                       self.coefficients if coefficients is None else coefficients))
+
+    def colour_at(self, position) -> tuple[float, float, float]:
+        """The light's own colour at `position` as linear B, G, R scaled to mean 1: what a white (or a
+        highlight, the lamp mirrored) looks like there."""
+        import numpy as np
+
+        c = self.coefficients
+        offset = c[1:3] + position[0] * c[3:5] + position[1] * c[5:7]
+        bgr = np.exp([offset[1], 0.0, offset[0]])
+        return tuple(float(v) for v in bgr / bgr.mean())
 
     def correct_without(self, chroma, position, k):
         """`correct` with the light estimated from every tile but tile `k` (None: from all of them)."""

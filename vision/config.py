@@ -188,6 +188,7 @@ class DesignConfig:
     chroma_contrast: float = 30.0
     chroma_share: float = 0.35  # and is at least this share of its brightness where least glared (a white's is 0.17-0.27)
     glare_contrast: float = 40.0  # and whose dimmest channel shows a highlight this much above its median
+    tinted_light: float = 1.1  # a design not sure is read again in white light when the light's strongest channel is this many times its weakest
     clipped_chroma: int = 8  # a pixel whose brightest channel is clipped (250+) and this much chroma is paint
     # The band along the design window's border (a fraction of the tile) where thin lines (the
     # tile's edge, the table) are opened away before the design is picked (design.design_mask).

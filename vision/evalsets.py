@@ -132,7 +132,21 @@ def make_photo(condition: str, seed: int, size: tuple[int, int] = TEST_SIZE) -> 
         scene = _cut_off(rng, scene, cells)
     rendered = render(cells, tileset, scene)
     name = f"{condition}-{seed:04d}"
-    return EvalPhoto(name, condition, rendered.data, rendered.cells, tileset, rendered.scene, rendered)
+    # The truth is the grid the photo shows: a tile wholly beyond the picture's edge (a part of a
+    # loose grid the cut-off set moved out, touching no tile in the picture) is in no photo.
+    height, width = rendered.image.shape[:2]
+    shown = {cell: tile for cell, tile in rendered.cells.items()
+             if cell not in rendered.corners or _in_picture(rendered.corners[cell], width, height)}
+    return EvalPhoto(name, condition, rendered.data, shown, tileset, rendered.scene, rendered)
+
+
+def _in_picture(quad, width: int, height: int) -> bool:
+    """Whether a tile's picture (4 x 2 image corners) overlaps the width x height frame."""
+    import cv2
+
+    frame = np.array([(0, 0), (width, 0), (width, height), (0, height)], np.float32)
+    area, _ = cv2.intersectConvexConvex(np.asarray(quad, np.float32).reshape(-1, 2), frame)
+    return area > 0
 
 
 def _grid(rng, tileset: str, picks: set[str]) -> dict[tuple[int, int], str]:

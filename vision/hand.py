@@ -45,7 +45,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from vision.colour import Calibration, classify_colours, colour_sample
+from vision.colour import Calibration, colour_sample
 from vision.config import VisionConfig
 from vision.errors import ClassifyError, NoTilesError
 from vision.find import Candidates, find_tiles, work_image
@@ -566,14 +566,14 @@ def read_hand(
     """
     from companion.games.pivit_tiles.tiles import get_tileset, hand_str
     from vision.assemble import tile_code
-    from vision.pipeline import read_tile, tile_confidence, use_opencv_threads
+    from vision.pipeline import read_colours, read_tile, tile_confidence, use_opencv_threads
 
     t0 = time.perf_counter() if started is None else started
     cfg = config or VisionConfig()
     use_opencv_threads(cfg)
     hcfg = hand_config or HandConfig()
     colours = get_tileset(tileset).colours
-    squares, designs, samples = [], [], []
+    squares, designs, samples, patches = [], [], [], []
     for square in _locate(image, cfg, hcfg):
         lattice = square.lattice()
         try:
@@ -586,12 +586,13 @@ def read_hand(
             square = replace(square, centre=centre)
         squares.append(square)
         designs.append(design)
+        patches.append(patch)
         samples.append(colour_sample(patch, design.mask, cfg.colour))
     if not squares:
         raise NoTilesError("no tiles could be read in the photo")
     height, width = image.shape[:2]
     positions = [(sq.centre[0] / (width / 2) - 1, sq.centre[1] / (height / 2) - 1) for sq in squares]
-    colour_readings = classify_colours(samples, colours, calibration, cfg.colour, positions)
+    colour_readings = read_colours(patches, designs, samples, colours, calibration, cfg, positions)
     side = sorted(sq.side for sq in squares)[len(squares) // 2]
     order = reading_order([sq.centre for sq in squares], side, hcfg.row_band)
     tiles = []

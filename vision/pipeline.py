@@ -2,7 +2,8 @@
 
     decode (capture) -> find_tiles -> estimate_plane -> fit_in_plane (rectified) -> check_view
       -> per tile: cell_patch -> design_outline, colour_sample (designs compared for all tiles at once)
-      -> classify_colours (per photo) -> assemble_grid
+      -> classify_colours (per photo; an unsure design under a tinted light read again in white light)
+      -> assemble_grid
 
 Detection works on the photo scaled to about a thousand pixels; the patches
 each tile is read from are cut from the decoded photo at its full decoded
@@ -11,6 +12,7 @@ detection is run again at a higher resolution.
 """
 from __future__ import annotations
 
+import dataclasses
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -253,6 +255,52 @@ def blur_doubt(blur: float | None, limit: float, design_confidence: float, confi
     return not (design_confidence >= config.blur_sure_design and blur <= config.max_sure_blur)
 
 
+def read_colours(patches, designs, samples, colours: str, calibration, config: VisionConfig, positions) -> list:
+    """The ColourReading of each tile (classify_colours), its design read again in white light where
+    the light is tinted and the design unsure (reread_in_white: `designs` and `samples` updated)."""
+    readings = classify_colours(samples, colours, calibration, config.colour, positions)
+    changed = reread_in_white(patches, designs, [c.light for c in readings], config.design)
+    if not changed:
+        return readings
+    for k in changed:
+        samples[k] = colour_sample(patches[k], designs[k].mask, config.colour)
+    return classify_colours(samples, colours, calibration, config.colour, positions)
+
+
+def reread_in_white(patches, designs, lights, config: DesignConfig) -> list[int]:
+    """Read again, as in a white light, the designs not sure under a tinted one; the indices of those
+    now read surer (their readings replaced in `designs`).
+
+    A highlight is the lamp mirrored, in the lamp's colour: under a tinted lamp it has a colour of
+    its own, which the design's outline takes for paint, or which takes the colour out of the paint it
+    covers. With the light the tiles' paints show (`lights`, ColourReading.light) taken off the patch,
+    a highlight is grey again. A reading of another design than the first is kept (its outline is the
+    better one) but no surer than the first.
+    """
+    from vision.colour import white_balanced
+    from vision.config import SURE_AT
+    from vision.design import classify_designs, design_outline
+
+    tried = []
+    for k, (design, light) in enumerate(zip(designs, lights)):
+        if design.confidence >= SURE_AT or max(light) < config.tinted_light * min(light):
+            continue
+        try:
+            tried.append((k, design_outline(white_balanced(patches[k], light), config)))
+        except ClassifyError:
+            continue
+    changed = []
+    again = classify_designs([outline for _, outline in tried], config.patch_size)
+    for (k, _), reading in zip(tried, again):
+        if reading.confidence > designs[k].confidence:
+            if reading.design != designs[k].design:
+                # The two readings disagree: the tile stays as unsure as the first one was.
+                reading = dataclasses.replace(reading, confidence=designs[k].confidence)
+            designs[k] = reading
+            changed.append(k)
+    return changed
+
+
 def tile_confidence(design, colour) -> float:
     """A tile's confidence from its design and colour readings: the lesser of the two, but a wild's is
     its colour's alone (a wild is "**" whatever shape its paint takes)."""
@@ -312,7 +360,7 @@ def read_image(
             "take the photo again with nothing over the tiles", "covered")
     missing += covered
     tile_px = lattice.pitch * lattice.tile
-    cells, designs, samples, offsets, doubts, blurs, tile_blurs = [], [], [], [], [], [], []
+    cells, designs, samples, offsets, doubts, blurs, tile_blurs, patches = [], [], [], [], [], [], [], []
     for tile, reading in zip(found, read_tiles(image, lattice, [(t.cell, t.offset) for t in found], cfg)):
         if reading is None:
             # Black face but no design that can be read: a tile may be there, turned over or
@@ -329,6 +377,7 @@ def read_image(
         doubts.append(tile.doubt)
         offsets.append(offset)
         designs.append(design)
+        patches.append(patch)
         samples.append(colour_sample(patch, design.mask, cfg.colour))
     if not cells:
         raise NoTilesError("no tiles found in the photo")
@@ -345,7 +394,7 @@ def read_image(
     middles = lattice.to_image([(c[1] + o[0], c[0] + o[1]) for c, o in zip(cells, offsets)])
     height, width = image.shape[:2]
     positions = middles / [width / 2, height / 2] - 1
-    colour_readings = classify_colours(samples, colours, calibration, cfg.colour, positions)
+    colour_readings = read_colours(patches, designs, samples, colours, calibration, cfg, positions)
     readings = [
         (cell, tile_code(d.design, c.colour), tile_confidence(d, c), doubt)
         for cell, d, c, doubt in zip(cells, designs, colour_readings, doubts)

@@ -123,6 +123,18 @@ def test_beyond_conditions_are_what_they_say():
         assert 58 <= make_photo("extreme", seed, (320, 240)).scene.camera_tilt <= 63
 
 
+def test_the_truth_is_the_grid_the_photo_shows():
+    # A tile wholly beyond the frame is in no photo: cutoff 3 (1200x900) moves a loose tile out of the
+    # picture, touching no tile in it; cutoff 13 leaves a corner of one in the frame, which is kept.
+    for seed, out in ((3, 1), (13, 0)):
+        cut = make_photo("cutoff", seed, (1200, 900))
+        h, w = cut.rendered.image.shape[:2]
+        assert len(cut.rendered.cells) - len(cut.cells) == out
+        for cell in cut.cells:
+            quad = cut.rendered.corners[cell]
+            assert ((quad[:, 0] > 0) & (quad[:, 0] < w) & (quad[:, 1] > 0) & (quad[:, 1] < h)).any(), cell
+
+
 def test_a_finger_hides_what_is_under_it():
     cells = {(0, 0): "1B", (0, 1): "1B", (0, 2): "1B"}
     base = dict(size=(320, 240), background="white", tile_px=60.0, jitter=0.0, turn=0.0)

@@ -198,3 +198,40 @@ def test_a_read_imports_nothing_load_reader_has_not(tmp_path):
             "before = set(sys.modules)\nread_image_file(sys.argv[1])\nprint(sorted(set(sys.modules) - before))\n")
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def _under_lamp(patch, light, centre, radius=9.0, strength=0.8):
+    """A BGR patch (drawn in white light) lit by a lamp of linear B, G, R colour `light`, with the lamp's
+    highlight (in the lamp's colour, as a mirror shows it) centred at `centre`."""
+    from vision.colour import to_linear
+
+    yy, xx = np.mgrid[: patch.shape[0], : patch.shape[1]]
+    spot = strength * np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2.0 * radius**2))
+    lit = np.clip(to_linear(patch) * light + spot[..., None] * np.asarray(light, np.float32), 0, 1)
+    return np.round(255 * np.where(lit <= 0.0031308, lit * 12.92, 1.055 * lit ** (1 / 2.4) - 0.055)).astype(np.uint8)
+
+
+@pytest.mark.parametrize("design,paint,light", [
+    ("5", (150, 60, 110), (0.6, 1.0, 1.4)),  # a purple four-point star, a warm lamp
+    ("6", (30, 90, 230), (1.35, 1.0, 0.65)),  # an orange eight-point star, a blue-white lamp
+    ("2", (30, 200, 230), (1.35, 1.0, 0.65)),  # a yellow clover, a blue-white lamp
+])
+def test_a_design_under_a_tinted_highlight_is_read_again_in_white_light(design, paint, light):
+    # Under a tinted lamp a highlight has the lamp's colour: its chroma outlined a design of its own
+    # (or took the colour out of the paint under it), and the design was unsure or misread.
+    from vision.config import SURE_AT, DesignConfig
+    from vision.design import classify_design, draw_design
+    from vision.pipeline import reread_in_white
+
+    grey = draw_design(design, 64, 0.02)
+    weight = (grey.astype(np.float32) - grey.min()) / (int(grey.max()) - int(grey.min()))
+    face = np.array([22, 18, 16], np.float32)
+    patch = (face + weight[..., None] * (np.array(paint, np.float32) - face)).astype(np.uint8)
+    tinted = _under_lamp(patch, light, (22, 44))
+    designs = [classify_design(tinted)]
+    assert designs[0].confidence < SURE_AT
+    assert reread_in_white([tinted], designs, [light], DesignConfig()) == [0]
+    assert designs[0].design == design and designs[0].confidence >= SURE_AT
+    # In about white light nothing is read again.
+    again = [classify_design(tinted)]
+    assert reread_in_white([tinted], again, [(1.02, 1.0, 0.98)], DesignConfig()) == []
