@@ -11,7 +11,6 @@ detection is run again at a higher resolution.
 """
 from __future__ import annotations
 
-import statistics
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -19,7 +18,7 @@ from typing import Any, Iterable
 from vision.assemble import TileReading, assemble_grid, grid_text, tile_code
 from vision.colour import Calibration, ColourSample, classify_colours, colour_sample
 from vision.config import DesignConfig, VisionConfig
-from vision.design import blur_of, percentiles
+from vision.design import blur_of, median, percentiles
 from vision.errors import ClassifyError, NoTilesError, RetakePhotoError, VisionError
 from vision.find import find_tiles, work_image
 from vision.lattice import Lattice, cell_patch
@@ -234,7 +233,7 @@ def blur_limit(blurs: list[float], tile_px: float, config: DesignConfig) -> floa
     if sharp > config.max_blur and sharp * tile_px > config.min_blur_px:
         raise RetakePhotoError(
             "the photo is blurred: hold the phone still, let it focus on the tiles, and take it again", "blurred")
-    return config.max_blur if statistics.median(blurs) > config.max_blur else config.max_tile_blur
+    return config.max_blur if median(blurs) > config.max_blur else config.max_tile_blur
 
 
 def blur_doubt(blur: float | None, limit: float, design_confidence: float, config: DesignConfig) -> bool:
