@@ -243,29 +243,114 @@ def run_read(args) -> int:
     status = 0
     if workers == 1 or "cv2" in sys.modules or not hasattr(os, "fork"):
         reports = map(_read_report, jobs)
-        pool = None
     else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
         from vision.pipeline import load_reader
 
         # Loaded once here, the reader's modules are the workers' too (fork: copied on write),
         # not loaded again by each. OpenCV has not run yet, so no thread of its is left behind.
         load_reader()
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
-        reports = pool.map(_read_report, jobs)
-    try:
-        for out, error in reports:
-            if error is not None:
-                print(error, file=sys.stderr, flush=True)
-                status = 2
-            else:
-                print(out, flush=True)
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+        reports = forked_map(_read_report, jobs, workers)
+    for out, error in reports:
+        if error is not None:
+            print(error, file=sys.stderr, flush=True)
+            status = 2
+        else:
+            print(out, flush=True)
     return status
+
+
+def forked_map(function, jobs, workers: int):
+    """`map(function, jobs)`, computed by `workers` processes forked from this one: the results in the
+    order of `jobs`, each yielded as soon as it and all before it are ready.
+
+    Each worker takes the next job from a pipe of job indices (so a slow photo holds up one worker,
+    not a share of the others' photos) and sends back the pickled result. A fork, two pipes per
+    worker and select: about a fifth of the CPU and wall time that concurrent.futures'
+    ProcessPoolExecutor took to start, feed and stop its workers on the same jobs (its imports
+    alone about 30 ms), which every `vision read` paid. Raises RuntimeError when `function`
+    raises in a worker (with the worker's traceback) or a worker ends before its jobs are done.
+    """
+    import pickle
+    import select
+    import struct
+    import traceback
+
+    index = struct.Struct("<i")  # a job, as the queue holds it
+    header = struct.Struct("<iiB")  # a result's job, length and whether it is a failure
+    jobs = list(jobs)
+    task_r, task_w = os.pipe()
+    results = {}  # read end of each worker's result pipe -> its process id
+    for _ in range(workers):
+        result_r, result_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the worker: never returns, never runs the parent's exit handlers
+            status = 0
+            try:
+                os.close(task_w)
+                for fd in (result_r, *results):
+                    os.close(fd)
+                while len(got := os.read(task_r, index.size)) == index.size:
+                    (k,) = index.unpack(got)
+                    try:
+                        payload, failed = pickle.dumps(function(jobs[k])), 0
+                    except Exception:
+                        payload, failed = traceback.format_exc().encode(), 1
+                    record = memoryview(header.pack(k, len(payload), failed) + payload)
+                    while record:
+                        record = record[os.write(result_w, record):]
+            except BaseException:  # the parent gone (a broken pipe) or interrupted
+                status = 1
+            finally:
+                os._exit(status)
+        os.close(result_w)
+        results[result_r] = pid
+    os.close(task_r)
+    # Job indices are written as the pipe takes them, in whole indices (4 KB at a time, which a pipe
+    # takes whole or not at all), while results are read: neither side waits on the other.
+    queue = b"".join(index.pack(k) for k in range(len(jobs)))
+    os.set_blocking(task_w, False)
+    received = {fd: bytearray() for fd in results}
+    done, following = {}, 0
+    try:
+        while following < len(jobs):
+            if not received:
+                raise RuntimeError("the worker processes ended before every job was done")
+            readable, writable, _ = select.select(list(received), [task_w] if queue else [], [])
+            if writable:
+                try:
+                    queue = queue[os.write(task_w, queue[:4096]):]
+                except BlockingIOError:
+                    pass
+                if not queue:
+                    os.close(task_w)
+                    task_w = None
+            for fd in readable:
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:  # the worker has ended
+                    del received[fd]
+                    os.close(fd)
+                    continue
+                buffer = received[fd]
+                buffer += chunk
+                while len(buffer) >= header.size:
+                    k, size, failed = header.unpack_from(buffer)
+                    if len(buffer) < header.size + size:
+                        break
+                    payload = bytes(buffer[header.size:header.size + size])
+                    del buffer[:header.size + size]
+                    if failed:
+                        raise RuntimeError(f"a worker process failed:\n{payload.decode()}")
+                    done[k] = pickle.loads(payload)
+            while following in done:
+                yield done.pop(following)
+                following += 1
+    finally:
+        if task_w is not None:
+            os.close(task_w)
+        for fd in received:
+            os.close(fd)
+        for pid in results.values():
+            os.waitpid(pid, 0)
 
 
 def run_read_hand(args) -> int:

@@ -264,6 +264,36 @@ def test_read_several_at_once_in_worker_processes(tmp_path, photo):
     assert run(1) == (status, docs, err)
 
 
+def test_forked_map_gives_results_in_order_and_reports_a_failure():
+    # The worker processes of `vision read`: results in the order of the jobs whichever worker
+    # is done first; more job indices than a pipe holds at once (64 KB), and results larger than
+    # one read of the pipe, go through whole; a worker's exception is raised here with its traceback.
+    import os
+    import time
+
+    from companion.commands.vision import forked_map
+
+    def slow_first(k):
+        if k == 0:
+            time.sleep(0.2)
+        return k, os.getpid()
+
+    out = list(forked_map(slow_first, range(6), 2))
+    assert [k for k, _ in out] == list(range(6))
+    assert os.getpid() not in {pid for _, pid in out} and len({pid for _, pid in out}) == 2
+    assert list(forked_map(lambda k: k * k, range(20000), 2)) == [k * k for k in range(20000)]
+    big = list(forked_map(lambda k: bytes([k]) * 300_000, range(3), 2))
+    assert [len(b) for b in big] == [300_000] * 3 and big[2][:1] == b"\x02"
+
+    def fails_on_three(k):
+        if k == 3:
+            raise ValueError("no photo three")
+        return k
+
+    with pytest.raises(RuntimeError, match="no photo three"):
+        list(forked_map(fails_on_three, range(5), 2))
+
+
 def test_read_jobs_must_be_a_count(capsys, grid_photo):
     path, _ = grid_photo
     status, out, err = _run(capsys, "vision", "read", "--jobs", "-1", path)
