@@ -46,7 +46,7 @@ def register(subparsers) -> None:
     read.add_argument("--jobs", type=int, default=0, metavar="N",
                       help="photos read at once, each in a process of its own (default: one per CPU core, at most 4)")
     read.add_argument("images", nargs="+", metavar="IMAGE", help="photo file (JPEG, PNG, WebP or BMP)")
-    read.set_defaults(handler=run_read)
+    read.set_defaults(handler=run_read, ends_written=True)
 
     hand = sub.add_parser(
         "read-hand",
@@ -63,7 +63,7 @@ def register(subparsers) -> None:
     hand.add_argument("--annotate", metavar="DIR", help="write each photo with its tiles outlined and labelled to DIR/NAME.hand.png")
     _calibration_option(hand)
     hand.add_argument("images", nargs="+", metavar="IMAGE", help="photo file (JPEG, PNG, WebP or BMP)")
-    hand.set_defaults(handler=run_read_hand)
+    hand.set_defaults(handler=run_read_hand, ends_written=True)
 
     check = sub.add_parser(
         "check",
@@ -78,7 +78,7 @@ def register(subparsers) -> None:
     check.add_argument("--annotate", metavar="DIR", default=".", help="folder for the annotated picture (default: current folder)")
     _calibration_option(check)
     check.add_argument("image", metavar="IMAGE", help="photo file")
-    check.set_defaults(handler=run_check)
+    check.set_defaults(handler=run_check, ends_written=True)
 
     evaluate = sub.add_parser(
         "eval",
