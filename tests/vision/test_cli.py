@@ -294,6 +294,26 @@ def test_forked_map_gives_results_in_order_and_reports_a_failure():
         list(forked_map(fails_on_three, range(5), 2))
 
 
+def test_a_read_process_keeps_the_memory_it_frees():
+    # `vision read` has glibc keep freed memory for the next arrays: several megabytes made and
+    # dropped again and again fault their pages in once, not every time (counted in a fresh process).
+    import subprocess
+    import sys
+
+    code = ("import resource, sys\nimport numpy as np\nfrom companion.commands.vision import _keep_freed_memory\n"
+            "if sys.argv[1] == 'keep':\n    _keep_freed_memory()\n"
+            "def churn():\n    arrays = [np.ones(500_000) for _ in range(4)]\n    del arrays\n"
+            "churn()\nbefore = resource.getrusage(resource.RUSAGE_SELF).ru_minflt\n"
+            "for _ in range(20):\n    churn()\nprint(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)\n")
+
+    def faults(how):
+        return int(subprocess.run([sys.executable, "-c", code, how], capture_output=True, text=True, check=True).stdout)
+
+    if sys.platform != "linux" or faults("default") < 20 * 1000:
+        pytest.skip("a C library that keeps freed memory anyway")
+    assert faults("keep") < 1000
+
+
 def test_read_jobs_must_be_a_count(capsys, grid_photo):
     path, _ = grid_photo
     status, out, err = _run(capsys, "vision", "read", "--jobs", "-1", path)
