@@ -296,7 +296,6 @@ def forked_map(function, jobs, workers: int):
     import pickle
     import select
     import struct
-    import traceback
 
     index = struct.Struct("<i")  # a job, as the queue holds it
     header = struct.Struct("<iiB")  # a result's job, length and whether it is a failure
@@ -317,6 +316,8 @@ def forked_map(function, jobs, workers: int):
                     try:
                         payload, failed = pickle.dumps(function(jobs[k])), 0
                     except Exception:
+                        import traceback  # only here: 1-2 ms to import
+
                         payload, failed = traceback.format_exc().encode(), 1
                     record = memoryview(header.pack(k, len(payload), failed) + payload)
                     while record:
