@@ -1,5 +1,3 @@
-import sys
+from companion.cli import run
 
-from companion.cli import main
-
-sys.exit(main())
+run()

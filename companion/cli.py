@@ -46,27 +46,66 @@ def _named_command(argv: list[str]) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    return _run(argv)[0]
+
+
+def _run(argv: list[str] | None) -> tuple[int, argparse.Namespace | None]:
+    """(exit status, the parsed arguments) of one command."""
     parser = build_parser(_named_command(sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:
         # A command group given without its subcommand: show that group's help.
         (getattr(args, "group_parser", None) or parser).print_help()
-        return 2
+        return 2, args
     try:
-        return int(handler(args) or 0)
+        return int(handler(args) or 0), args
     except InputError as exc:
         print(f"companion: {exc}", file=sys.stderr)
-        return 2
+        return 2, args
     except KeyboardInterrupt:
-        return 130
+        return 130, args
     except BrokenPipeError:
         # Output piped into `head` and closed early: not an error for the user.
         try:
             sys.stdout = None  # type: ignore[assignment]
         finally:
-            return 0
+            return 0, args
+
+
+def run() -> None:
+    """The `companion` program: main() on the command line's arguments, then exit with its status.
+
+    A command whose parser sets `ends_written=True` (it has printed and
+    closed everything it makes) ends at once after flushing the standard
+    streams, when no exit handler (atexit) is registered and no other thread
+    runs: the interpreter's teardown would then do nothing a user sees, yet
+    with NumPy and OpenCV loaded it costs 40-100 ms (30-50 ms of CPU), as
+    long as a third of a photo's read.
+    """
+    status, args = _run(None)
+    if getattr(args, "ends_written", False):
+        _end_at_once(status)
+    sys.exit(status)
+
+
+def _end_at_once(status: int) -> None:
+    """os._exit(status) after flushing stdout and stderr, if nothing else would run at exit; else return."""
+    import atexit
+    import os
+
+    callbacks = getattr(atexit, "_ncallbacks", None)  # CPython's count of exit handlers
+    threading = sys.modules.get("threading")
+    if callbacks is None or callbacks() or (threading is not None and threading.active_count() > 1):
+        return
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except (OSError, ValueError):
+        return  # let Python's own exit report it
+    os._exit(status)
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()

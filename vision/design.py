@@ -480,6 +480,19 @@ def percentiles_of_counts(counts, qs, unit: float = 1.0) -> list[float]:
     return out
 
 
+def median(values):
+    """statistics.median of `values`, the same number (the middle one of the sorted values, or the mean
+    of the two middle ones), without importing statistics and the fractions and decimal it loads
+    (3-4 ms of every reader process's start). Raises ValueError for no values."""
+    data = sorted(values)
+    n = len(data)
+    if not n:
+        raise ValueError("no median of no values")
+    if n % 2:
+        return data[n // 2]
+    return (data[n // 2 - 1] + data[n // 2]) / 2
+
+
 def percentiles(values, qs) -> list[float]:
     """np.percentile(values, qs) (linear interpolation) from one partial sort: several times faster
     on the small arrays of a tile, where np.percentile's own overhead is most of its cost."""

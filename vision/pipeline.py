@@ -12,16 +12,14 @@ detection is run again at a higher resolution.
 """
 from __future__ import annotations
 
-import dataclasses
-import statistics
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
 from vision.assemble import TileReading, assemble_grid, grid_text, tile_code
 from vision.colour import Calibration, ColourSample, classify_colours, colour_sample
 from vision.config import DesignConfig, VisionConfig
-from vision.design import blur_of, percentiles
+from vision.design import blur_of, median, percentiles
 from vision.errors import ClassifyError, NoTilesError, RetakePhotoError, VisionError
 from vision.find import find_tiles, work_image
 from vision.lattice import Lattice, cell_patch
@@ -236,7 +234,7 @@ def blur_limit(blurs: list[float], tile_px: float, config: DesignConfig) -> floa
     if sharp > config.max_blur and sharp * tile_px > config.min_blur_px:
         raise RetakePhotoError(
             "the photo is blurred: hold the phone still, let it focus on the tiles, and take it again", "blurred")
-    return config.max_blur if statistics.median(blurs) > config.max_blur else config.max_tile_blur
+    return config.max_blur if median(blurs) > config.max_blur else config.max_tile_blur
 
 
 def blur_doubt(blur: float | None, limit: float, design_confidence: float, config: DesignConfig) -> bool:
@@ -295,7 +293,7 @@ def reread_in_white(patches, designs, lights, config: DesignConfig) -> list[int]
         if reading.confidence > designs[k].confidence:
             if reading.design != designs[k].design:
                 # The two readings disagree: the tile stays as unsure as the first one was.
-                reading = dataclasses.replace(reading, confidence=designs[k].confidence)
+                reading = replace(reading, confidence=designs[k].confidence)
             designs[k] = reading
             changed.append(k)
     return changed

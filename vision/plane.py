@@ -36,11 +36,11 @@ from __future__ import annotations
 
 import heapq
 import math
-import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
 from vision.config import PlaneConfig
+from vision.design import median
 from vision.errors import LatticeError
 from vision.find import Candidates, frames_along, moment_axes
 
@@ -160,7 +160,7 @@ def tile_frames(candidates: Candidates, config: PlaneConfig) -> TileFrames:
         along = dist[a, near][off < math.radians(config.axis_tolerance)]
         if len(along):
             singles.append(float(along.min()))
-    unit = float(statistics.median(singles)) if singles else config.default_step  # np.median's value, faster
+    unit = float(median(singles)) if singles else config.default_step  # np.median's value, faster
     # A photo's one-cell steps differ by design (their sizes) and gaps, but never by half.
     unit = min(max(unit, 0.7 * config.default_step), 1.5 * config.default_step)
     for a in range(len(idx)):
@@ -177,7 +177,7 @@ def tile_frames(candidates: Candidates, config: PlaneConfig) -> TileFrames:
                     # round frame is smaller than a circle's, and 2.6 steps may be 2 or 3).
                     if abs(d / unit - 1) < 0.3:
                         estimates.append(d)
-        steps[a] = float(statistics.median(estimates)) if estimates else unit
+        steps[a] = float(median(estimates)) if estimates else unit
     for a, k in enumerate(idx):
         if math.isnan(thetas[a]):
             continue

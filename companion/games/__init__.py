@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from typing import TYPE_CHECKING
 
-from companion.games.base import Game
+if TYPE_CHECKING:  # a return annotation only: the Protocols cost 3-5 ms to import, which a photo read would pay
+    from companion.games.base import Game
 
 # game id -> module that defines GAME; imported only when a table needs it.
 GAME_MODULES: dict[str, str] = {

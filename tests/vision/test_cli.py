@@ -264,6 +264,56 @@ def test_read_several_at_once_in_worker_processes(tmp_path, photo):
     assert run(1) == (status, docs, err)
 
 
+def test_forked_map_gives_results_in_order_and_reports_a_failure():
+    # The worker processes of `vision read`: results in the order of the jobs whichever worker
+    # is done first; more job indices than a pipe holds at once (64 KB), and results larger than
+    # one read of the pipe, go through whole; a worker's exception is raised here with its traceback.
+    import os
+    import time
+
+    from companion.commands.vision import forked_map
+
+    def slow_first(k):
+        if k == 0:
+            time.sleep(0.2)
+        return k, os.getpid()
+
+    out = list(forked_map(slow_first, range(6), 2))
+    assert [k for k, _ in out] == list(range(6))
+    assert os.getpid() not in {pid for _, pid in out} and len({pid for _, pid in out}) == 2
+    assert list(forked_map(lambda k: k * k, range(20000), 2)) == [k * k for k in range(20000)]
+    big = list(forked_map(lambda k: bytes([k]) * 300_000, range(3), 2))
+    assert [len(b) for b in big] == [300_000] * 3 and big[2][:1] == b"\x02"
+
+    def fails_on_three(k):
+        if k == 3:
+            raise ValueError("no photo three")
+        return k
+
+    with pytest.raises(RuntimeError, match="no photo three"):
+        list(forked_map(fails_on_three, range(5), 2))
+
+
+def test_a_read_process_keeps_the_memory_it_frees():
+    # `vision read` has glibc keep freed memory for the next arrays: several megabytes made and
+    # dropped again and again fault their pages in once, not every time (counted in a fresh process).
+    import subprocess
+    import sys
+
+    code = ("import resource, sys\nimport numpy as np\nfrom companion.commands.vision import _keep_freed_memory\n"
+            "if sys.argv[1] == 'keep':\n    _keep_freed_memory()\n"
+            "def churn():\n    arrays = [np.ones(500_000) for _ in range(4)]\n    del arrays\n"
+            "churn()\nbefore = resource.getrusage(resource.RUSAGE_SELF).ru_minflt\n"
+            "for _ in range(20):\n    churn()\nprint(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)\n")
+
+    def faults(how):
+        return int(subprocess.run([sys.executable, "-c", code, how], capture_output=True, text=True, check=True).stdout)
+
+    if sys.platform != "linux" or faults("default") < 20 * 1000:
+        pytest.skip("a C library that keeps freed memory anyway")
+    assert faults("keep") < 1000
+
+
 def test_read_jobs_must_be_a_count(capsys, grid_photo):
     path, _ = grid_photo
     status, out, err = _run(capsys, "vision", "read", "--jobs", "-1", path)
