@@ -82,7 +82,6 @@ def _locate(image, config: VisionConfig):
     rectified plane and decided cell by cell (vision.lattice). Raises
     RetakePhotoError for a view that cannot be read reliably.
     """
-    from dataclasses import replace
 
     import numpy as np
 
@@ -433,7 +432,6 @@ def read_image_bytes(data: bytes, tileset: str = "classic", calibration: Calibra
     NoTilesError or LatticeError (no grid found). An unknown tile set name
     raises TileError.
     """
-    from dataclasses import replace
 
     from vision.capture import decode_image_bytes
 
