@@ -82,7 +82,6 @@ def _locate(image, config: VisionConfig):
     rectified plane and decided cell by cell (vision.lattice). Raises
     RetakePhotoError for a view that cannot be read reliably.
     """
-
     import numpy as np
 
     from vision.lattice import check_view, fit_in_plane
@@ -432,7 +431,6 @@ def read_image_bytes(data: bytes, tileset: str = "classic", calibration: Calibra
     NoTilesError or LatticeError (no grid found). An unknown tile set name
     raises TileError.
     """
-
     from vision.capture import decode_image_bytes
 
     t0 = time.perf_counter()
