@@ -287,9 +287,9 @@ class PlaneConfig:
     max_offset_error: float = 0.3  # cells: a neighbour this far off a whole-cell step is no lattice neighbour
     max_join_error: float = 0.35  # cells: a separate group must fit the joint map this well
     # A separate group of two designs or more whose faces' level (find.face_levels, median) is more
-    # than this times the largest group's is print, not joined (estimate_plane). Seeds 0-47 of 12
-    # conditions: groups of tiles joined 0.89-1.25 times; a board's prints 1.76-2.9 (a row-number
-    # strip 2.44).
+    # than this times the largest group's is print, not joined (estimate_plane). Seeds 0-47 of
+    # board and groups, 0-21 of tinted: groups of tiles joined 0.77-1.25 times; a board's prints
+    # 1.76-2.9 (a row-number strip 2.44).
     max_group_level_ratio: float = 1.6
     shape_weight: float = 0.5  # weight of the tiles' ellipses against their centres in placing a group
     min_placement_margin: float = 0.2  # a group placed by less than this over the next place is "not sure"
