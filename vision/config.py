@@ -56,6 +56,7 @@ class FindConfig:
     face_radius: float = 2.2  # standard deviations of a design: within this, a tile's face is all around it
     min_face: float = 0.85  # dark share of that face for a hole to count as a design (tile_evidence)
     max_asymmetry: float = 0.3  # four-fold asymmetry of a design's outline (tile_evidence)
+    min_faceless_area: int = 60  # work-image pixels: a dark blob without a design smaller than this is a speck
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,14 @@ class LatticeConfig:
     max_face_level_ratio: float = 2.5  # tile-black: at most this times the tiles' own face level
     face_level_margin: float = 0.12  # or that level plus this share of the table's brightness
     max_outside: float = 0.25  # of a cell: more outside the photo and it is not read
+    # A dark blob with no design hole off the cells read or asked about (find.faces_without_design):
+    # a tile whose design ran out through its margin, "may be missing", when its convex hull is
+    # a tile's size on the lattice (cells), it is no fuller of it than a "C" (a tile turned over,
+    # a board's plain dark square, fills it), and it is as dark as the tiles' faces.
+    faceless_hull_cells: tuple[float, float] = (0.7, 1.7)
+    max_faceless_solidity: float = 0.9
+    min_faceless_solidity: float = 0.4
+    max_faceless_level_ratio: float = 1.25
     # ... and more than this outside, too little of it shows to tell whether a tile lies there: beside
     # a tile, the grid may go on outside the photo (refused as cut off)
     max_outside_unseen: float = 0.97
@@ -278,6 +287,11 @@ class PlaneConfig:
     reach_cells: int = 3  # neighbours up to this many cells away (across gaps) are linked
     max_offset_error: float = 0.3  # cells: a neighbour this far off a whole-cell step is no lattice neighbour
     max_join_error: float = 0.35  # cells: a separate group must fit the joint map this well
+    # A separate group of two designs or more whose faces' level (find.face_levels, median) is more
+    # than this times the largest group's is print, not joined (estimate_plane). Seeds 0-47 of
+    # board and groups, 0-21 of tinted: groups of tiles joined 0.77-1.25 times; a board's prints
+    # 1.76-2.9 (a row-number strip 2.44).
+    max_group_level_ratio: float = 1.6
     shape_weight: float = 0.5  # weight of the tiles' ellipses against their centres in placing a group
     min_placement_margin: float = 0.2  # a group placed by less than this over the next place is "not sure"
     # A lone design more than `lone_join_offset` cells off the nodes of the map of `lone_join_min_tiles`
@@ -290,6 +304,9 @@ class PlaneConfig:
     lone_join_min_tiles: int = 5
     lone_join_bend: float = 1.5
     lone_join_rise: float = 0.03
+    # A group of two designs closer than this (cells, on the grid's map) is judged as a lone design
+    # is (above): two tiles cannot lie closer than a tile's side. A board's "x2" glyphs: 0.58.
+    pair_join_min_step: float = 0.8
 
 
 @dataclass(frozen=True)

@@ -370,6 +370,83 @@ def tile_evidence(loose, strict, centres, shapes, config: FindConfig):
     return face, asymmetry
 
 
+def _levels(masks, rows: slice, cols: slice, pixels):
+    """The brightness over the table's around it of the `pixels` (bool) of a window of the masks."""
+    import numpy as np
+
+    return masks.value[rows, cols][pixels] / np.maximum(masks.table[rows, cols][pixels], np.float32(1.0))
+
+
+def face_levels(candidates: Candidates, indices=None):
+    """The face level of each hole of `indices` (all by default): the median brightness of the dark
+    pixels around it (its box grown by half its size each way, every other pixel) over the
+    table's there. A tile's black face is darker against the table than a board's printed dark
+    square or strip (1.0 for a hole with no dark around)."""
+    import numpy as np
+
+    dark = candidates.dark
+    height, width = dark.shape
+    boxes = np.asarray(candidates.boxes).reshape(-1, 4)
+    indices = range(len(boxes)) if indices is None else indices
+    out = []
+    for k in indices:
+        x, y, w, h = boxes[k].tolist()
+        x0, y0 = max(0, x - w // 2), max(0, y - h // 2)
+        x1, y1 = min(width, x + w + w // 2), min(height, y + h + h // 2)
+        rows, cols = slice(y0, y1, 2), slice(x0, x1, 2)
+        pixels = dark[rows, cols] > 0
+        out.append(float(np.median(_levels(candidates.masks, rows, cols, pixels))) if pixels.any() else 1.0)
+    return np.array(out, np.float64)
+
+
+def faces_without_design(candidates: Candidates, config: FindConfig):
+    """(hull centres N x 2, areas N, hull areas N, levels N, face level) of the dark blobs of
+    `candidates`' loose mask that hold no hole found and do not touch the image's border, of
+    `min_faceless_area` pixels or more; the face level is the median of the trusted designs'
+    (face_levels), None without one.
+
+    A tile whose design runs out through its margin (glare across its edge, a far tile's blur)
+    leaves no hole, so it is never a candidate: its black face is such a blob, a "C" whose convex
+    hull is the tile. A level is a blob's median brightness over the table's around it (a tile's
+    face is dark; a printed square, a shadow, a cloth's pattern lighter).
+    """
+    import cv2
+    import numpy as np
+
+    dark = candidates.dark
+    height, width = dark.shape
+    centres = np.asarray(candidates.centres, np.float64).reshape(-1, 2)
+    trusted = np.nonzero(np.asarray(candidates.trusted, bool))[0] if candidates.trusted is not None else []
+    if not len(trusted):
+        return np.zeros((0, 2)), np.zeros(0), np.zeros(0), np.zeros(0), None
+    contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    found = []
+    for contour in contours:
+        x, y, w, h = cv2.boundingRect(contour)
+        if w * h < config.min_faceless_area or x <= 0 or y <= 0 or x + w >= width or y + h >= height:
+            continue
+        area = cv2.contourArea(contour)
+        if area < config.min_faceless_area:
+            continue
+        near = np.nonzero((centres[:, 0] >= x) & (centres[:, 0] <= x + w) & (centres[:, 1] >= y)
+                          & (centres[:, 1] <= y + h))[0].tolist()
+        if any(cv2.pointPolygonTest(contour, (float(centres[k, 0]), float(centres[k, 1])), False) >= 0 for k in near):
+            continue
+        inside = np.zeros((h, w), np.uint8)
+        cv2.drawContours(inside, [contour - np.array([x, y])], -1, 1, -1)
+        rows, cols = slice(y, y + h, 2), slice(x, x + w, 2)  # every other pixel
+        pixels = (inside[::2, ::2] > 0) & (dark[rows, cols] > 0)
+        if not pixels.any():
+            continue
+        level = float(np.median(_levels(candidates.masks, rows, cols, pixels)))
+        m = cv2.moments(cv2.convexHull(contour))
+        if m["m00"] > 0:
+            found.append((m["m10"] / m["m00"], m["m01"] / m["m00"], area, m["m00"], level))
+    rows = np.array(found, np.float64).reshape(-1, 5)
+    face_level = float(np.median(face_levels(candidates, trusted))) if found else None
+    return rows[:, :2], rows[:, 2], rows[:, 3], rows[:, 4], face_level
+
+
 def moment_axes(shapes):
     """(covariances N x 2 x 2, eigenvalues N x 2, eigenvectors N x 2 x 2) of designs' second moments
     (N x 3: xx, xy, yy), all at once (numpy's batched eigh gives each the numbers of its own 2 x 2)."""

@@ -105,6 +105,10 @@ def _locate(image, config: VisionConfig):
         # Designs the rectified view judged print (a board's square beside the tiles) are no tiles
         # left out.
         trusted = trusted & ~_on_cells(grid.lattice, candidates.centres / scale, grid.printed, config.lattice)
+    if plane.printed:
+        # Groups of designs on faces far lighter than the tiles' (vision.plane.estimate_plane): print.
+        trusted = trusted.copy()
+        trusted[np.asarray(plane.printed)] = False
     if plane.off_grid:
         # Lone designs the plane would not bend its map to take in (vision.plane._join) are print
         # when the lattice leaves them as far off its nodes: a board's dark square with a number.
@@ -114,7 +118,42 @@ def _locate(image, config: VisionConfig):
         trusted[np.asarray(plane.off_grid)[far]] = False
     seen = Seen(candidates.centres[trusted] / scale, candidates.areas[trusted], candidates.face[trusted],
                 candidates.asymmetry[trusted])
-    return grid.lattice, grid.tiles, grid.missing, seen
+    missing = list(grid.missing)
+    asked = missing + list(grid.cut_off)
+    missing += faceless_tiles(grid.lattice, candidates, scale, [t.cell for t in grid.tiles], asked, config)
+    return grid.lattice, grid.tiles, missing, seen
+
+
+def faceless_tiles(lattice: Lattice, candidates, scale: float, tiles, asked, config: VisionConfig) -> list:
+    """Cells off those read or asked about where a tile's black face lies without a design hole
+    (vision.find.faces_without_design): a tile whose design ran out through its margin, glare across
+    its edge or a far tile's blur, would otherwise be dropped without a word."""
+    import numpy as np
+
+    from vision.find import faces_without_design
+
+    centres, areas, hull_areas, levels, face_level = faces_without_design(candidates, config.find)
+    if not len(centres) or face_level is None:
+        return []
+    cfg = config.lattice
+    at = lattice.to_lattice(centres / scale)
+    # A cell's area in work-image pixels where each blob lies.
+    steps = [lattice.to_image(at + d) * scale for d in ((0.5, 0), (-0.5, 0), (0, 0.5), (0, -0.5))]
+    across, down = steps[0] - steps[1], steps[2] - steps[3]
+    cell_area = np.abs(across[:, 0] * down[:, 1] - across[:, 1] * down[:, 0])
+    solidity = areas / np.maximum(hull_areas, 1e-9)
+    low, high = cfg.faceless_hull_cells
+    taken = set(tiles) | set(asked)
+    out = []
+    for k in range(len(centres)):
+        cell = (int(np.rint(at[k, 1])), int(np.rint(at[k, 0])))
+        if cell in taken or not low <= hull_areas[k] / max(cell_area[k], 1e-9) <= high:
+            continue
+        if cfg.min_faceless_solidity <= solidity[k] <= cfg.max_faceless_solidity \
+                and levels[k] <= cfg.max_faceless_level_ratio * face_level:
+            out.append(cell)
+            taken.add(cell)
+    return out
 
 
 @dataclass

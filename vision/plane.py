@@ -42,7 +42,7 @@ from typing import Any
 from vision.config import PlaneConfig
 from vision.design import median
 from vision.errors import LatticeError
-from vision.find import Candidates, frames_along, moment_axes
+from vision.find import Candidates, face_levels, frames_along, moment_axes
 
 Cell = tuple[int, int]  # (row, col)
 QUARTER_TURNS = None  # filled lazily: the four 2 x 2 rotation matrices by a multiple of 90 degrees
@@ -62,6 +62,7 @@ class Plane:
     group_of: dict[int, int] = field(default_factory=dict)  # candidate index -> its group (0 the largest)
     doubtful_groups: set = field(default_factory=set)  # groups whose place on the lattice is not clear
     off_grid: list = field(default_factory=list)  # lone designs well off the grid's nodes: print (see _join)
+    printed: list = field(default_factory=list)  # designs of groups far lighter than the tiles' faces: print
 
 
 @dataclass
@@ -412,7 +413,19 @@ def estimate_plane(candidates: Candidates, config: PlaneConfig | None = None) ->
     placement = 1.0
     doubtful: set = set()
     off_grid: list = []
+    printed: list = []
     rest = groups[1:]
+    if rest and candidates.masks is not None:
+        # A group of two designs or more whose faces are far lighter against the table than the
+        # largest group's is print (a board's dark strip of row numbers at the photo's edge), not
+        # tiles: joined, it bent the map and its cells ran out of the photo (refused as cut off).
+        # (A lone design is judged in _join; the board's lone prints, joined, were not read.)
+        main_level = float(np.median(face_levels(candidates, list(main.values()))))
+        light = [g for g in rest if len(g) >= 2 and float(np.median(face_levels(candidates, list(g.values()))))
+                 > cfg.max_group_level_ratio * main_level]
+        for g in light:
+            printed.extend(g.values())
+        rest = [g for g in rest if g not in light]
     # Nearest group first: the shorter the reach from the placed tiles, the surer the placement.
     while rest:
         placed_pts = np.array([pts[k] for k in main.values()])
@@ -432,7 +445,7 @@ def estimate_plane(candidates: Candidates, config: PlaneConfig | None = None) ->
         if margin < cfg.min_placement_margin:
             doubtful.add(gi)
     cells = {k: cell for cell, k in main.items()}
-    return Plane(homography, cells, len(set(group_of.values())), placement, group_of, doubtful, off_grid)
+    return Plane(homography, cells, len(set(group_of.values())), placement, group_of, doubtful, off_grid, printed)
 
 
 def _join(main: dict[Cell, int], group: dict[Cell, int], homography, pts, frames: TileFrames, config: PlaneConfig):
@@ -491,10 +504,13 @@ def _join(main: dict[Cell, int], group: dict[Cell, int], homography, pts, frames
     best = scored[0]
     if best[1] > config.max_join_error:
         return None
-    if len(group) == 1 and len(main) >= config.lone_join_min_tiles:
+    pair_too_close = len(group) == 2 and float(np.linalg.norm(seen[0] - seen[1])) < config.pair_join_min_step
+    if (len(group) == 1 or pair_too_close) and len(main) >= config.lone_join_min_tiles:
         # A lone design well off every node of the grid's map, which the map must bend to take in
         # (its tiles' ellipses fit it worse), is print beside the grid (a board's dark square with
-        # a number), not a tile: taken in, it sheared the lattice off the tiles.
+        # a number), not a tile: taken in, it sheared the lattice off the tiles. So is a pair of
+        # designs closer together on that map than two tiles can lie (the two glyphs of a board's
+        # dark "x2" square, each a hole in black, paired as neighbours by their own small frames).
         off = float(np.abs(seen - np.rint(seen)).max())
         if off > config.lone_join_offset:
             main_grid = np.array([(c, r) for (r, c) in main], np.float64)

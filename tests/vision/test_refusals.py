@@ -140,6 +140,36 @@ def test_a_stray_tile_beside_the_grid_that_cannot_be_read_is_asked_about():
     assert score.correct == len(photo.cells) - 1 and score.missing == 1 and score.confidently_wrong == 0
 
 
+def test_a_far_tile_whose_design_runs_out_through_its_margin_is_asked_about():
+    # The evaluation set's "steep" photo 47: a lone tile far from the lens, blurred by the depth
+    # of field, its red design bleeding out through its thin far margin: no hole, so never a
+    # candidate, and it was dropped without a word. Its black face, a "C" of a tile's size as dark
+    # as the other tiles' faces, now makes its cell "a tile may be missing here".
+    photo, result, score = _read_and_score("steep", 47)
+    assert score.correct == len(photo.cells) - 1 and score.missing == 1 and score.confidently_wrong == 0
+
+
+def test_two_printed_glyphs_in_one_board_square_are_not_two_tiles():
+    # The evaluation set's "board" photo 47: the "x" and "2" of a board's dark "x2" square, each a
+    # hole in black, were paired as neighbours by their own small frames and joined to the grid,
+    # 0.58 of a cell apart on its map; the lattice sheared, a lone tile beside the grid was
+    # dropped without a word and four tiles were not sure. Two tiles cannot lie closer than a
+    # tile's side: the pair is judged as a lone design is (print), and every tile is read.
+    photo, result, score = _read_and_score("board", 47)
+    assert score.confidently_wrong == 0
+    assert score.exact and score.correct == len(photo.cells)
+
+
+def test_a_board_s_strip_of_row_numbers_at_the_photo_s_edge_is_not_a_cut_off_grid():
+    # The evaluation set's "board" photo 45: four light digits in the board's dark strip of row
+    # numbers at the photo's left edge, each a hole in dark, were joined to the grid as a group
+    # of tiles; the map bent, the cell beyond them lay outside the photo and the photo was
+    # refused as cut off. Their faces are 2.44 times as light against the table as the tiles':
+    # print, not joined, and every tile is read.
+    photo, result, score = _read_and_score("board", 45)
+    assert score.exact and score.correct == len(photo.cells)
+
+
 def test_a_board_s_dark_printed_square_beside_the_tiles_is_not_a_missing_tile():
     # The evaluation set's "board" photo 16: a dark grey printed square beside the grid, ringed by
     # the board's lines, is lighter than the tiles' faces (1.9 times their level). It was
