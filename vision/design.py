@@ -349,8 +349,7 @@ def _design_image(patch, c0: int, cfg: DesignConfig):
     size = patch.shape[0]
     # Glare shows in the dimmest channel, which face and coloured paint alike keep low: a tile
     # without it is read by brightness, as it always was.
-    low, high = percentiles_of_counts(np.bincount(dimmest[c0 : size - c0, c0 : size - c0].ravel(), minlength=256), (50, 98))
-    if high - low < cfg.glare_contrast:
+    if _glare_rise(dimmest, c0) < cfg.glare_contrast:
         return value
     chroma = value - dimmest
     core = np.ascontiguousarray(chroma[c0 : size - c0, c0 : size - c0])
@@ -384,6 +383,27 @@ def _design_image(patch, c0: int, cfg: DesignConfig):
     # design's own threshold then falls between the face and its least coloured paint.
     stretched = (chroma.astype(np.float32) - face) * (255 / (paint - face))
     return np.clip(stretched, 0, 255).astype(np.uint8)
+
+
+def _glare_rise(dimmest, c0: int) -> float:
+    """How far a patch's dimmest channel (`dimmest`) rises above its median somewhere (its 98th
+    percentile) in the tile's middle (`c0` pixels in from each side): glare's mark."""
+    import numpy as np
+
+    size = dimmest.shape[0]
+    low, high = percentiles_of_counts(np.bincount(dimmest[c0 : size - c0, c0 : size - c0].ravel(), minlength=256), (50, 98))
+    return high - low
+
+
+def glared(patch, config: DesignConfig | None = None) -> bool:
+    """Whether a BGR tile patch shows glare, as the design's mask judges it (see _design_image)."""
+    import numpy as np
+
+    cfg = config or DesignConfig()
+    if patch.ndim != 3:
+        return False
+    dimmest = np.minimum(np.minimum(patch[:, :, 0], patch[:, :, 1]), patch[:, :, 2])
+    return _glare_rise(dimmest, int(round(patch.shape[0] * (1 - cfg.core) / 2))) >= cfg.glare_contrast
 
 
 def brightest(patch):

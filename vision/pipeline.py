@@ -309,17 +309,20 @@ def reread_in_white(patches, designs, lights, config: DesignConfig) -> list[int]
     A highlight is the lamp mirrored, in the lamp's colour: under a tinted lamp it has a colour of
     its own, which the design's outline takes for paint, or which takes the colour out of the paint it
     covers. With the light the tiles' paints show (`lights`, ColourReading.light) taken off the patch,
-    a highlight is grey again. A reading of another design than the first is kept (its outline is the
-    better one) but no surer than the first.
+    a highlight is grey again. Only a patch with a highlight is read again (without one, the second
+    cut would only be another draw at a design the first found unsure). A reading of another design
+    than the first is kept (its outline is the better one) but no surer than the first.
     """
     from vision.colour import white_balanced
     from vision.config import SURE_AT
-    from vision.design import classify_designs, design_outline
+    from vision.design import classify_designs, design_outline, glared
 
     tried = []
     for k, (design, light) in enumerate(zip(designs, lights)):
         if design.confidence >= SURE_AT or max(light) < config.tinted_light * min(light):
             continue
+        if not glared(patches[k], config):
+            continue  # no highlight: the light's colour changes nothing the outline depends on
         try:
             tried.append((k, design_outline(white_balanced(patches[k], light), config)))
         except ClassifyError:

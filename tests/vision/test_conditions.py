@@ -58,7 +58,7 @@ LONG = {
     "tinted": (0.9961, 22, 0),  # 5: a glared red star not found (flagged); 8: two purples under a full tungsten cast
     "packed": (1.0, 24, 0),
     "rough": (0.9718, 23, 0),
-    "mixed": (0.8883, 19, 0),
+    "mixed": (0.8857, 19, 0),
     "large": (0.9988, 20, 0),
     "occluded": (0.1302, 0, 4),  # 20 refused "covered" (a finger over 2+ cells; asking: 0.7615, 11 cw)
     "cutoff": (0.1379, 3, 1),  # 13: a tile with a corner in the picture dropped unflagged
