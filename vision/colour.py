@@ -148,6 +148,14 @@ def to_linear(bgr):
     return np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4).astype(np.float32)
 
 
+def to_srgb(linear):
+    """Linear light (0-1, any shape; clipped to it) to sRGB bytes: to_linear's inverse."""
+    import numpy as np
+
+    v = np.clip(np.asarray(linear, np.float64), 0.0, 1.0)
+    return np.round(255 * np.where(v <= 0.0031308, v * 12.92, 1.055 * v ** (1 / 2.4) - 0.055)).astype(np.uint8)
+
+
 def white_balanced(patch, light):
     """An 8-bit BGR `patch` as it would look in a white light: each channel's linear light divided by
     the `light`'s (linear B, G, R, as ColourReading.light); a channel clipped (CLIPPED or more) stays
@@ -156,8 +164,7 @@ def white_balanced(patch, light):
 
     global _balance_table
     if _balance_table is None:
-        v = np.arange(4096, dtype=np.float64) / 4095  # linear light, 12 bits, back to sRGB bytes
-        _balance_table = np.round(255 * np.where(v <= 0.0031308, v * 12.92, 1.055 * v ** (1 / 2.4) - 0.055)).astype(np.uint8)
+        _balance_table = to_srgb(np.arange(4096, dtype=np.float64) / 4095)  # linear light, 12 bits
     linear = to_linear(patch) / np.asarray(light, np.float32)
     balanced = _balance_table[np.clip(np.round(linear * 4095), 0, 4095).astype(np.int32)]
     # A channel clipped in the photo was brighter than it shows: it stays clipped (a highlight

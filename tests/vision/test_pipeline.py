@@ -203,12 +203,11 @@ def test_a_read_imports_nothing_load_reader_has_not(tmp_path):
 def _under_lamp(patch, light, centre, radius=9.0, strength=0.8):
     """A BGR patch (drawn in white light) lit by a lamp of linear B, G, R colour `light`, with the lamp's
     highlight (in the lamp's colour, as a mirror shows it) centred at `centre`."""
-    from vision.colour import to_linear
+    from vision.colour import to_linear, to_srgb
 
     yy, xx = np.mgrid[: patch.shape[0], : patch.shape[1]]
     spot = strength * np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2.0 * radius**2))
-    lit = np.clip(to_linear(patch) * light + spot[..., None] * np.asarray(light, np.float32), 0, 1)
-    return np.round(255 * np.where(lit <= 0.0031308, lit * 12.92, 1.055 * lit ** (1 / 2.4) - 0.055)).astype(np.uint8)
+    return to_srgb(to_linear(patch) * light + spot[..., None] * np.asarray(light, np.float32))
 
 
 @pytest.mark.parametrize("design,paint,light", [

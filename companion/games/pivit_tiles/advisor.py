@@ -51,7 +51,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
-from companion.games.pivit_tiles.check import check_grid, line_fault
+from companion.games.pivit_tiles.check import check_grid, find_lines, line_fault
 from companion.games.pivit_tiles.grid import Grid
 from companion.games.pivit_tiles.solver import few_tiles_proof, hard_tiles, solve, tiles_unplaceable
 from companion.games.pivit_tiles.tiles import (
@@ -696,17 +696,7 @@ def _rebuilt(
 
 def _short_runs(grid: Grid, min_line: int) -> int:
     """How many runs of the grid have two or more tiles but fewer than `min_line`."""
-    n = 0
-    for r, c in grid:
-        for dr, dc in ((0, 1), (1, 0)):
-            if (r - dr, c - dc) in grid:
-                continue
-            k = 1
-            while (r + dr * k, c + dc * k) in grid:
-                k += 1
-            if 2 <= k < min_line:
-                n += 1
-    return n
+    return sum(len(line) < min_line for line in find_lines(grid))
 
 
 def _put_back(
