@@ -43,6 +43,20 @@ def ensure_env() -> Path:
     return python
 
 
+def test_workers(rest: list[str]) -> list[str]:
+    """pytest-xdist options: one test process per core (at most 4), unless the caller chose.
+
+    The tests share no port, directory or database: each server, PostgreSQL
+    cluster and browser is started on a free port and in a temporary directory
+    of its own, so the suite runs on every core the machine gives it.
+    `python3 dev.py test -n 0` runs it in one process.
+    """
+    if any(a.startswith(("-n", "--numprocesses", "--dist")) or a.endswith("no:xdist") for a in rest):
+        return []
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return ["-n", str(min(cores, 4))] if cores > 1 else []
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in {"serve", "test", "setup"}:
         print("usage: python3 dev.py serve [companion serve options] | test [pytest options] | setup")
@@ -54,7 +68,7 @@ def main(argv: list[str]) -> int:
     if command == "serve":
         args = [str(venv_bin("companion")), "serve", *rest]
     else:
-        args = [str(python), "-m", "pytest", *rest]
+        args = [str(python), "-m", "pytest", *test_workers(rest), *rest]
     os.chdir(ROOT)
     if os.name == "nt":
         return subprocess.call(args)
