@@ -338,6 +338,53 @@ def _lonely_free_draws(base: tuple[int, ...], pile: list[int], skip: int, min_li
     return out
 
 
+# Masks of tiles: bit i for the tile of index i (see _index), bit W for a wild.
+_ALL_TILES = (1 << SLOTS) - 1
+_COLOUR_BITS = [sum(1 << (g * 6 + c) for g in range(6)) for c in range(6)]
+_DESIGN_BITS = [sum(1 << (g * 6 + c) for c in range(6)) for g in range(6)]
+
+
+def _fit_mask(line: list[str], ts: TileSet) -> int:
+    """The mask of the tiles t for which `line + [t]` is a correct line on its own (check.line_fault).
+
+    line_fault's rules: at most six tiles, no concrete tile twice, and the
+    concrete tiles (two or more) of one colour or of one design; wilds fill
+    the rest. So a tile fits a line of one colour (or one design) when it
+    has that colour (or design) and is not in it yet, and a wild fits any
+    line that is correct on its own.
+    """
+    if len(line) >= 6:
+        return 0
+    seen = colours = designs = 0
+    for t in line:
+        if t == WILD:
+            continue
+        i = _index(t, ts)
+        if seen >> i & 1:
+            return 0
+        seen |= 1 << i
+        colours |= 1 << (i % 6)
+        designs |= 1 << (i // 6)
+    if not seen:
+        return _ALL_TILES
+    fits = 0
+    if colours & (colours - 1) == 0:
+        fits |= _COLOUR_BITS[colours.bit_length() - 1]
+    if designs & (designs - 1) == 0:
+        fits |= _DESIGN_BITS[designs.bit_length() - 1]
+    if not fits:
+        return 0  # mixed already: nothing mends it
+    return (fits & ~seen) | 1 << W
+
+
+def _lines_mask(lines: list[list[str]], ts: TileSet) -> int:
+    """The tiles that fit every one of `lines` (a tile on a cell joins its row and its column)."""
+    fits = _ALL_TILES
+    for line in lines:
+        fits &= _fit_mask(line, ts)
+    return fits
+
+
 # -- judging hands --------------------------------------------------------------
 
 
@@ -557,26 +604,31 @@ class _Judge:
         First `new` takes a cell of `old`; failing that, that cell is emptied
         and `new` tries every empty cell next to the grid. Only the row and
         column through a changed cell can go wrong, so those are tested
-        first (from `_sites`, the grid's geometry worked out once); a grid
-        that passes is confirmed by the full check.
+        first, by the masks of the tiles that fit there (from `_sites`, the
+        grid's geometry worked out once: most tiles fit no cell, and are
+        turned away by one test); a grid that passes is confirmed by the full
+        check.
         """
         grid = self.grids[known]
-        sites = self._sites(known, old)
-        for cell, lines in sites:
-            if new == WILD:
-                # A wild can stand for the tile it replaces: every line stays correct.
-                swapped = dict(grid)
-                swapped[cell] = new
-                return swapped
-            if all(line_fault(line + [new]) is None for line in lines):
+        sites, reach = self._sites(known, old)
+        if new == WILD:
+            # A wild can stand for the tile it replaces: every line stays correct.
+            swapped = dict(grid)
+            swapped[sites[0][0]] = new
+            return swapped
+        bit = 1 << _index(new, self.ts)
+        if not reach & bit:
+            return None
+        for cell, fits in sites:
+            if fits & bit:
                 swapped = dict(grid)
                 swapped[cell] = new
                 confirmed = self._confirmed(swapped)
                 if confirmed is not None:
                     return confirmed
         for cell, _ in sites:
-            for spot, lines in self._spots(known, cell):
-                if all(line_fault(line + [new]) is None for line in lines):
+            for spot, fits in self._spots(known, cell):
+                if fits & bit:
                     moved = dict(grid)
                     del moved[cell]
                     moved[spot] = new
@@ -603,25 +655,37 @@ class _Judge:
     def _confirmed(self, grid: Grid) -> Grid | None:
         return grid if check_grid(grid, self.ts, self.young, tiles=len(grid)).valid else None
 
-    def _sites(self, known: tuple[int, ...], old: str) -> list:
-        """(cell, the other tiles of its lines) for each cell of `old` in the grid of `known`.
+    def _sites(self, known: tuple[int, ...], old: str) -> tuple[list, int]:
+        """([(cell, fits)], reach) for the cells of `old` in the grid of `known`.
 
-        Worked out once per grid and tile: every hand one swap from `known`
-        asks the same.
+        `fits` is the mask of the tiles that fit the other tiles of the
+        cell's row and column (`_fit_mask`), `reach` the union of those and of
+        the masks of every spot a tile may move to once a cell of `old` is
+        empty (`_spots`): a tile outside `reach` cannot be repaired in. Worked
+        out once per grid and tile: every hand one swap from `known` asks the
+        same.
         """
         memo = self.site_memo.get((known, old))
         if memo is None:
             grid = self.grids[known]
-            memo = self.site_memo[known, old] = [
-                (cell, _runs_beside(grid, cell)) for cell, tile in grid.items() if tile == old
-            ]
+            sites = []
+            reach = 0
+            for cell, tile in grid.items():
+                if tile == old:
+                    fits = _lines_mask(_runs_beside(grid, cell), self.ts)
+                    sites.append((cell, fits))
+                    reach |= fits
+                    for _, moved in self._spots(known, cell):
+                        reach |= moved
+            memo = self.site_memo[known, old] = (sites, reach)
         return memo
 
     def _spots(self, known: tuple[int, ...], cell: tuple[int, int]) -> list:
-        """(spot, other tiles of its lines) where a tile may go once the tile on `cell` has left the grid of `known`.
+        """(spot, fits) where a tile may go once the tile on `cell` has left the grid of `known`.
 
-        Each empty cell beside what is left, with the other tiles of the
-        lines it would be in (every such line long enough); none when what
+        Each empty cell beside what is left, with the mask of the tiles that
+        fit the other tiles of the lines it would be in (every such line long
+        enough; see `_fit_mask`); none when what
         is left has a short line or falls apart. Worked out once per grid
         and cell.
         """
@@ -658,7 +722,7 @@ class _Judge:
             if all(len(line) + 1 >= self.min_line for line in lines) and all(
                 line_fault(line) is None for line in lines
             ):
-                out.append((spot, lines))
+                out.append((spot, _lines_mask(lines, self.ts)))
         return out
 
 
