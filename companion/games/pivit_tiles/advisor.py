@@ -251,11 +251,31 @@ def advise(
 
 
 def _index(tile: str, ts: TileSet) -> int:
-    return W if tile == WILD else DESIGNS.index(tile[0]) * 6 + ts.colours.index(tile[1])
+    return _indices(ts)[tile]
 
 
 def _tile_of(i: int, ts: TileSet) -> str:
-    return WILD if i == W else DESIGNS[i // 6] + ts.colours[i % 6]
+    return _names(ts)[i]
+
+
+# The 37 tiles' names and their indices, per tile set's colours: the advisor
+# turns thousands of hands into tiles and back.
+_NAMES: dict[str, list[str]] = {}
+_INDICES: dict[str, dict[str, int]] = {}
+
+
+def _names(ts: TileSet) -> list[str]:
+    names = _NAMES.get(ts.colours)
+    if names is None:
+        names = _NAMES[ts.colours] = [DESIGNS[i // 6] + ts.colours[i % 6] for i in range(W)] + [WILD]
+    return names
+
+
+def _indices(ts: TileSet) -> dict[str, int]:
+    indices = _INDICES.get(ts.colours)
+    if indices is None:
+        indices = _INDICES[ts.colours] = {tile: i for i, tile in enumerate(_names(ts))}
+    return indices
 
 
 def _key(tiles: list[str], ts: TileSet) -> tuple[int, ...]:
@@ -281,7 +301,12 @@ def _less(key: tuple[int, ...], tile: int) -> tuple[int, ...]:
 
 
 def _tiles(key: tuple[int, ...], ts: TileSet) -> list[str]:
-    return [_tile_of(i, ts) for i, n in enumerate(key) for _ in range(n)]
+    names = _names(ts)
+    tiles: list[str] = []
+    for i, n in enumerate(key):
+        if n:
+            tiles += [names[i]] * n
+    return tiles
 
 
 def _has_lonely_tile(key: tuple[int, ...], min_line: int) -> bool:
@@ -377,14 +402,6 @@ def _fit_mask(line: list[str], ts: TileSet) -> int:
     return (fits & ~seen) | 1 << W
 
 
-def _lines_mask(lines: list[list[str]], ts: TileSet) -> int:
-    """The tiles that fit every one of `lines` (a tile on a cell joins its row and its column)."""
-    fits = _ALL_TILES
-    for line in lines:
-        fits &= _fit_mask(line, ts)
-    return fits
-
-
 # -- judging hands --------------------------------------------------------------
 
 
@@ -449,6 +466,8 @@ class _Judge:
         # The repairs' geometry per grid (see _sites and _spots).
         self.site_memo: dict[tuple[tuple[int, ...], str], list] = {}
         self.spot_memo: dict[tuple[tuple[int, ...], tuple[int, int]], list] = {}
+        self.fit_memo: dict[tuple[str, ...], int] = {}
+        self.names = _names(ts)
 
     def playable(self, key: tuple[int, ...]) -> bool:
         verdict = self.verdicts.get(key, _UNJUDGED)
@@ -470,7 +489,7 @@ class _Judge:
 
     def _without_solver(self, key: tuple[int, ...]) -> object:
         """True, False, or _OPEN when only the solver can decide `key` (for now)."""
-        if key[W] > WILDS or any(n > COPIES for n in key[:W]):
+        if key[W] > WILDS or max(key[:W]) > COPIES:
             return False
         if sum(key) > 1 and _has_lonely_tile(key, self.min_line):
             return False
@@ -478,15 +497,16 @@ class _Judge:
         for core in self.cores + self.trade_cores:
             if tiles_unplaceable(tiles, core, self.ts, self.young):
                 return False
-        # Before the repairs: hands a trade apart mostly fail for the same few
-        # tiles, and a repair that cannot succeed tries every cell first.
+        grid = self._swap_into_known_grid(key)
+        if grid is not None:
+            self._remember(key, grid)
+            return True
+        # After the repairs (a proof never holds for a repaired hand, and a
+        # repair that cannot succeed is turned away by the fit masks): the
+        # counting proof rarely applies once the hard tiles were asked.
         if few_tiles_proof(tiles, self.ts, self.young):
             return False
-        grid = self._swap_into_known_grid(key)
-        if grid is None:
-            return _OPEN
-        self._remember(key, grid)
-        return True
+        return _OPEN
 
     def _solve(self, key: tuple[int, ...], budget: int | None = None) -> bool | None | object:
         """The solver's verdict on `key` (None: timed out, counted unknown).
@@ -569,11 +589,11 @@ class _Judge:
             for b in range(SLOTS):
                 if not known[b]:
                     continue
-                old = _tile_of(b, self.ts)
+                old = self.names[b]
                 for key, a in self.open_near.get(_less(known, b), ()):
                     if key in self.verdicts or a == b:
                         continue
-                    repaired = self._repair(known, old, _tile_of(a, self.ts))
+                    repaired = self._repair(known, old, self.names[a])
                     if repaired is not None:
                         self.verdicts[key] = True
                         self._remember(key, repaired)
@@ -591,9 +611,9 @@ class _Judge:
         for b in range(SLOTS):
             if not key[b]:
                 continue
-            new = _tile_of(b, self.ts)
+            new = self.names[b]
             for known, a in self.near.get(_less(key, b), ()):
-                repaired = self._repair(known, _tile_of(a, self.ts), new)
+                repaired = self._repair(known, self.names[a], new)
                 if repaired is not None:
                     return repaired
         return None
@@ -672,13 +692,25 @@ class _Judge:
             reach = 0
             for cell, tile in grid.items():
                 if tile == old:
-                    fits = _lines_mask(_runs_beside(grid, cell), self.ts)
+                    fits = self._lines_mask(_runs_beside(grid, cell))
                     sites.append((cell, fits))
                     reach |= fits
                     for _, moved in self._spots(known, cell):
                         reach |= moved
             memo = self.site_memo[known, old] = (sites, reach)
         return memo
+
+    def _lines_mask(self, lines: list[list[str]]) -> int:
+        """The tiles that fit every one of `lines` (`_fit_mask`; a tile on a cell joins its row and its
+        column). Each line's mask is worked out once: grids a swap apart share most lines."""
+        fits = _ALL_TILES
+        for line in lines:
+            key = tuple(line)
+            mask = self.fit_memo.get(key)
+            if mask is None:
+                mask = self.fit_memo[key] = _fit_mask(line, self.ts)
+            fits &= mask
+        return fits
 
     def _spots(self, known: tuple[int, ...], cell: tuple[int, int]) -> list:
         """(spot, fits) where a tile may go once the tile on `cell` has left the grid of `known`.
@@ -692,8 +724,7 @@ class _Judge:
         memo = self.spot_memo.get((known, cell))
         if memo is not None:
             return memo
-        rest = dict(self.grids[known])
-        del rest[cell]
+        grid = self.grids[known]
         out: list = []
         self.spot_memo[known, cell] = out
         r, c = cell
@@ -702,11 +733,14 @@ class _Judge:
         for dr, dc in ((0, 1), (1, 0)):
             for sign in (1, -1):
                 n = 0
-                while (r + sign * dr * (n + 1), c + sign * dc * (n + 1)) in rest:
+                while (r + sign * dr * (n + 1), c + sign * dc * (n + 1)) in grid:
                     n += 1
                 if 2 <= n < self.min_line:
                     return out
-        if not _connected(rest):
+        rest = dict(grid)
+        del rest[cell]
+        # A tile with one neighbour leaves a connected grid connected.
+        if sum(nb in rest for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))) > 1 and not _connected(rest):
             return out
         frontier = sorted(
             {
@@ -722,7 +756,7 @@ class _Judge:
             if all(len(line) + 1 >= self.min_line for line in lines) and all(
                 line_fault(line) is None for line in lines
             ):
-                out.append((spot, _lines_mask(lines, self.ts)))
+                out.append((spot, self._lines_mask(lines)))
         return out
 
 
