@@ -71,6 +71,12 @@ _CELLS_AND_WILD = list(range(36)) + [-1]
 _PARTNERED = [[_partnered_slow(x, y) for y in _CELLS_AND_WILD] for x in _CELLS_AND_WILD]
 
 
+# Bit masks over the 36 cells: each group's cells, and each cell's partners
+# (its colour and design groups, without itself).
+_GROUP_MASK = [sum(1 << y for y in cells) for cells in GROUP_CELLS]
+_PARTNER_MASK = [(_GROUP_MASK[x % 6] | _GROUP_MASK[6 + x // 6]) & ~(1 << x) for x in range(36)]
+
+
 def _partnered(x: int, y: int) -> bool:
     """Can copies of cells x and y (-1: a wild) share a line?"""
     return _PARTNERED[x][y]
@@ -92,13 +98,17 @@ def core_proof(
     """
     if len(cells) <= 1:
         return None  # a hand of one tile is a grid of one tile, with no line
-    present = sorted({x for x in cells if x >= 0})
+    held = 0
+    for x in cells:
+        if x >= 0:
+            held |= 1 << x
+    present = [x for x in range(36) if held >> x & 1]
     wilds = cells.count(-1)
-    partners = {x: {y for y in present if _PARTNERED[x][y]} for x in present}
-    tight = [x for x in present if len(partners[x]) + wilds <= TIGHT_PARTNERS]
+    tight = [x for x in present if (_PARTNER_MASK[x] & held).bit_count() + wilds <= TIGHT_PARTNERS]
     core = _counted_core(cells, tight, min_line)
     if core is not None or not search:
         return core
+    partners = {x: {y for y in present if _PARTNERED[x][y]} for x in present}
     spent = 0
     for core in _cores(tight, partners, wilds):
         if spent >= CORE_TOTAL_STEPS:
@@ -142,27 +152,41 @@ def _too_few_partners(m: int, q: int, whole: bool, min_line: int) -> bool:
 def _counted_core(cells: list[int], tight: list[int], min_line: int) -> tuple[int, ...] | None:
     """The first core (smallest first) of up to CORE_SIZE + 1 tight tiles, sharing no colour and
     no design, that the counting proof rules out; or None."""
-    copies = {x: 0 for x in tight}
-    partner_copies = {x: 0 for x in tight}  # bit j: copy j partners x
+    at: dict[int, int] = {}  # cell -> bit j for each copy j of it (-1: the wilds)
     for j, y in enumerate(cells):
-        if y in copies:
-            copies[y] += 1
-        for x in tight:
-            if _PARTNERED[x][y]:
-                partner_copies[x] |= 1 << j
+        at[y] = at.get(y, 0) | 1 << j
+    wild_copies = at.get(-1, 0)
+    copies = {x: at[x].bit_count() for x in tight}
+    partner_copies = {}  # bit j: copy j partners x (wilds partner every tile)
+    for x in tight:
+        bits = wild_copies
+        partners = _PARTNER_MASK[x]
+        for y, mask in at.items():
+            if y >= 0 and partners >> y & 1:
+                bits |= mask
+        partner_copies[x] = bits
     n = len(cells)
     for size in range(1, CORE_SIZE + 2):
-        for core in itertools.combinations(tight, size):
-            if size > 1 and any(x % 6 == y % 6 or x // 6 == y // 6 for x, y in itertools.combinations(core, 2)):
-                continue
+        for core in _apart_combinations(tight, size):
             m = sum(copies[x] for x in core)
             union = 0
             for x in core:
                 union |= partner_copies[x]
-            q = bin(union).count("1")
-            if _too_few_partners(m, q, m + q == n, min_line):
+            if _too_few_partners(m, union.bit_count(), m + union.bit_count() == n, min_line):
                 return core
     return None
+
+
+def _apart_combinations(tiles: list[int], size: int, start: int = 0, taken: tuple[int, ...] = ()):
+    """The combinations of `size` of `tiles` that pairwise share no colour and no design, in
+    itertools.combinations order (the others skipped, not generated)."""
+    if size == 0:
+        yield taken
+        return
+    for k in range(start, len(tiles) - size + 1):
+        x = tiles[k]
+        if all(x % 6 != y % 6 and x // 6 != y // 6 for y in taken):
+            yield from _apart_combinations(tiles, size - 1, k + 1, taken + (x,))
 
 
 def _cores(tight: list[int], partners: dict[int, set[int]], wilds: int):
@@ -192,19 +216,25 @@ def _problem(cells: list[int], core: tuple[int, ...], min_line: int) -> tuple:
     """What the core's search depends on: the core, the copies that may share its lines (core
     tiles, their partners, wilds) in order, which of them could lead out, whether other copies
     exist, and the shortest line."""
-    rows = [_PARTNERED[c] for c in core]
-    near = sorted(x for x in cells if x < 0 or x in core or any(row[x] for row in rows))
-    present = {x for x in cells if x >= 0}
-    outside = present - set(core)
+    in_core = 0
+    related = 0  # the core's tiles and their partners
+    for c in core:
+        in_core |= 1 << c
+        related |= _PARTNER_MASK[c]
+    related |= in_core
+    near = sorted(x for x in cells if x < 0 or related >> x & 1)
+    held = 0
+    for x in cells:
+        if x >= 0:
+            held |= 1 << x
+    outside = held & ~in_core
     wilds = cells.count(-1)
     lead_out = tuple(
-        sorted(
-            x
-            for x in set(near) & outside
-            if any(
-                0 < sum(1 for y in GROUP_CELLS[g] if y != x and y in outside) + wilds >= min_line - 1
-                for g in groups_of(x)
-            )
+        x
+        for x in range(36)
+        if (related & outside) >> x & 1
+        and any(
+            0 < (_GROUP_MASK[g] & outside & ~(1 << x)).bit_count() + wilds >= min_line - 1 for g in groups_of(x)
         )
     )
     return core, tuple(near), lead_out, len(near) < len(cells), min_line

@@ -185,60 +185,68 @@ class _Layout:
         return out
 
     def _runs(self, line: int):
-        """(every run the line can take now with the copies it pins, the lines to blame for the rest)."""
+        """(every run the line can take now with the copies it pins, the lines to blame for the rest).
+
+        A run from a start cell is taken if it crosses exactly its placed
+        neighbours at free cells and touches nothing else; else the placed
+        lines in its way are blamed (the first found: a line it would run on
+        into, one it would touch side-on, a crossing already taken or a line
+        it does not cross, or, when it misses a line it must cross, those).
+        """
         length = len(self.members[line])
         dr, dc = self._step(line)
-        placed = [(other, i) for other, i in self.neighbours[line] if other in self.run]
+        run = self.run
+        owner = self.owner
+        pin_at = self.pin_at
+        placed = [(other, i) for other, i in self.neighbours[line] if other in run]
         crossing_of = {other: i for other, i in placed}
+        crossings = len(crossing_of)
         why = set(crossing_of)  # where the line may cross depends on these
         anchor_line = placed[0][0]
         anchors = []
-        for cell in self.run[anchor_line]:
-            if cell in self.pin_at:
-                why.update(self.owner[cell])  # a crossing already took that cell
+        for cell in run[anchor_line]:
+            if cell in pin_at:
+                why.update(owner[cell])  # a crossing already took that cell
             else:
                 anchors.append(cell)
         out = []
         seen: set[Cell] = set()
         for ar, ac in anchors:
             for t in range(length):
-                start = (ar - t * dr, ac - t * dc)
+                sr, sc = ar - t * dr, ac - t * dc
+                start = (sr, sc)
                 if start in seen:
                     continue
                 seen.add(start)
-                found = self._check_run(start, length, dr, dc, crossing_of)
-                if isinstance(found, set):
-                    why |= found
+                ends = owner.get((sr - dr, sc - dc)) or owner.get((sr + length * dr, sc + length * dc))
+                if ends:
+                    why.update(ends)  # the run would run on into another line
+                    continue
+                cells = []
+                pins = []
+                r, c = sr, sc
+                for _ in range(length):
+                    cell = (r, c)
+                    cells.append(cell)
+                    lines_here = owner.get(cell)
+                    if lines_here is None:
+                        side = owner.get((r + dc, c + dr)) or owner.get((r - dc, c - dr))
+                        if side:
+                            why.update(side)  # would touch another line side-on
+                            break
+                    elif len(lines_here) != 1 or lines_here[0] not in crossing_of:
+                        why.update(lines_here)  # a crossing already, or a line it does not cross
+                        break
+                    else:
+                        pins.append((crossing_of[lines_here[0]], cell))
+                    r += dr
+                    c += dc
                 else:
-                    out.append(found)
+                    if len(pins) != crossings:
+                        why.update(crossing_of)  # misses a line it must cross
+                    else:
+                        out.append((cells, pins))
         return out, why
-
-    def _check_run(self, start, length, dr, dc, crossing_of):
-        """The run from `start` with its pins, if it crosses exactly its placed neighbours at free
-        cells and touches nothing else; else the placed lines in its way."""
-        sr, sc = start
-        owner = self.owner
-        for end in ((sr - dr, sc - dc), (sr + length * dr, sc + length * dc)):
-            if end in owner:
-                return set(owner[end])  # the run would run on into another line
-        cells = []
-        pins = []
-        for t in range(length):
-            cell = (sr + t * dr, sc + t * dc)
-            cells.append(cell)
-            lines_here = owner.get(cell)
-            if lines_here is None:
-                r, c = cell
-                for side in ((r + dc, c + dr), (r - dc, c - dr)):
-                    if side in owner:
-                        return set(owner[side])  # would touch another line side-on
-                continue
-            if len(lines_here) != 1 or lines_here[0] not in crossing_of:
-                return set(lines_here)  # a crossing already, or a line it does not cross
-            pins.append((crossing_of[lines_here[0]], cell))
-        if len(pins) != len(crossing_of):
-            return set(crossing_of)  # misses a line it must cross
-        return cells, pins
 
     def _put(self, line, cells, pins):
         self.run[line] = cells

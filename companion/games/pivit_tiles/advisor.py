@@ -251,11 +251,31 @@ def advise(
 
 
 def _index(tile: str, ts: TileSet) -> int:
-    return W if tile == WILD else DESIGNS.index(tile[0]) * 6 + ts.colours.index(tile[1])
+    return _indices(ts)[tile]
 
 
 def _tile_of(i: int, ts: TileSet) -> str:
-    return WILD if i == W else DESIGNS[i // 6] + ts.colours[i % 6]
+    return _names(ts)[i]
+
+
+# The 37 tiles' names and their indices, per tile set's colours: the advisor
+# turns thousands of hands into tiles and back.
+_NAMES: dict[str, list[str]] = {}
+_INDICES: dict[str, dict[str, int]] = {}
+
+
+def _names(ts: TileSet) -> list[str]:
+    names = _NAMES.get(ts.colours)
+    if names is None:
+        names = _NAMES[ts.colours] = [DESIGNS[i // 6] + ts.colours[i % 6] for i in range(W)] + [WILD]
+    return names
+
+
+def _indices(ts: TileSet) -> dict[str, int]:
+    indices = _INDICES.get(ts.colours)
+    if indices is None:
+        indices = _INDICES[ts.colours] = {tile: i for i, tile in enumerate(_names(ts))}
+    return indices
 
 
 def _key(tiles: list[str], ts: TileSet) -> tuple[int, ...]:
@@ -281,7 +301,12 @@ def _less(key: tuple[int, ...], tile: int) -> tuple[int, ...]:
 
 
 def _tiles(key: tuple[int, ...], ts: TileSet) -> list[str]:
-    return [_tile_of(i, ts) for i, n in enumerate(key) for _ in range(n)]
+    names = _names(ts)
+    tiles: list[str] = []
+    for i, n in enumerate(key):
+        if n:
+            tiles += [names[i]] * n
+    return tiles
 
 
 def _has_lonely_tile(key: tuple[int, ...], min_line: int) -> bool:
@@ -336,6 +361,45 @@ def _lonely_free_draws(base: tuple[int, ...], pile: list[int], skip: int, min_li
         if fits:
             out.append((d, n))
     return out
+
+
+# Masks of tiles: bit i for the tile of index i (see _index), bit W for a wild.
+_ALL_TILES = (1 << SLOTS) - 1
+_COLOUR_BITS = [sum(1 << (g * 6 + c) for g in range(6)) for c in range(6)]
+_DESIGN_BITS = [sum(1 << (g * 6 + c) for c in range(6)) for g in range(6)]
+
+
+def _fit_mask(line: list[str], ts: TileSet) -> int:
+    """The mask of the tiles t for which `line + [t]` is a correct line on its own (check.line_fault).
+
+    line_fault's rules: at most six tiles, no concrete tile twice, and the
+    concrete tiles (two or more) of one colour or of one design; wilds fill
+    the rest. So a tile fits a line of one colour (or one design) when it
+    has that colour (or design) and is not in it yet, and a wild fits any
+    line that is correct on its own.
+    """
+    if len(line) >= 6:
+        return 0
+    seen = colours = designs = 0
+    for t in line:
+        if t == WILD:
+            continue
+        i = _index(t, ts)
+        if seen >> i & 1:
+            return 0
+        seen |= 1 << i
+        colours |= 1 << (i % 6)
+        designs |= 1 << (i // 6)
+    if not seen:
+        return _ALL_TILES
+    fits = 0
+    if colours & (colours - 1) == 0:
+        fits |= _COLOUR_BITS[colours.bit_length() - 1]
+    if designs & (designs - 1) == 0:
+        fits |= _DESIGN_BITS[designs.bit_length() - 1]
+    if not fits:
+        return 0  # mixed already: nothing mends it
+    return (fits & ~seen) | 1 << W
 
 
 # -- judging hands --------------------------------------------------------------
@@ -402,6 +466,8 @@ class _Judge:
         # The repairs' geometry per grid (see _sites and _spots).
         self.site_memo: dict[tuple[tuple[int, ...], str], list] = {}
         self.spot_memo: dict[tuple[tuple[int, ...], tuple[int, int]], list] = {}
+        self.fit_memo: dict[tuple[str, ...], int] = {}
+        self.names = _names(ts)
 
     def playable(self, key: tuple[int, ...]) -> bool:
         verdict = self.verdicts.get(key, _UNJUDGED)
@@ -423,7 +489,7 @@ class _Judge:
 
     def _without_solver(self, key: tuple[int, ...]) -> object:
         """True, False, or _OPEN when only the solver can decide `key` (for now)."""
-        if key[W] > WILDS or any(n > COPIES for n in key[:W]):
+        if key[W] > WILDS or max(key[:W]) > COPIES:
             return False
         if sum(key) > 1 and _has_lonely_tile(key, self.min_line):
             return False
@@ -431,15 +497,16 @@ class _Judge:
         for core in self.cores + self.trade_cores:
             if tiles_unplaceable(tiles, core, self.ts, self.young):
                 return False
-        # Before the repairs: hands a trade apart mostly fail for the same few
-        # tiles, and a repair that cannot succeed tries every cell first.
+        grid = self._swap_into_known_grid(key)
+        if grid is not None:
+            self._remember(key, grid)
+            return True
+        # After the repairs (a proof never holds for a repaired hand, and a
+        # repair that cannot succeed is turned away by the fit masks): the
+        # counting proof rarely applies once the hard tiles were asked.
         if few_tiles_proof(tiles, self.ts, self.young):
             return False
-        grid = self._swap_into_known_grid(key)
-        if grid is None:
-            return _OPEN
-        self._remember(key, grid)
-        return True
+        return _OPEN
 
     def _solve(self, key: tuple[int, ...], budget: int | None = None) -> bool | None | object:
         """The solver's verdict on `key` (None: timed out, counted unknown).
@@ -522,11 +589,11 @@ class _Judge:
             for b in range(SLOTS):
                 if not known[b]:
                     continue
-                old = _tile_of(b, self.ts)
+                old = self.names[b]
                 for key, a in self.open_near.get(_less(known, b), ()):
                     if key in self.verdicts or a == b:
                         continue
-                    repaired = self._repair(known, old, _tile_of(a, self.ts))
+                    repaired = self._repair(known, old, self.names[a])
                     if repaired is not None:
                         self.verdicts[key] = True
                         self._remember(key, repaired)
@@ -544,9 +611,9 @@ class _Judge:
         for b in range(SLOTS):
             if not key[b]:
                 continue
-            new = _tile_of(b, self.ts)
+            new = self.names[b]
             for known, a in self.near.get(_less(key, b), ()):
-                repaired = self._repair(known, _tile_of(a, self.ts), new)
+                repaired = self._repair(known, self.names[a], new)
                 if repaired is not None:
                     return repaired
         return None
@@ -557,26 +624,31 @@ class _Judge:
         First `new` takes a cell of `old`; failing that, that cell is emptied
         and `new` tries every empty cell next to the grid. Only the row and
         column through a changed cell can go wrong, so those are tested
-        first (from `_sites`, the grid's geometry worked out once); a grid
-        that passes is confirmed by the full check.
+        first, by the masks of the tiles that fit there (from `_sites`, the
+        grid's geometry worked out once: most tiles fit no cell, and are
+        turned away by one test); a grid that passes is confirmed by the full
+        check.
         """
         grid = self.grids[known]
-        sites = self._sites(known, old)
-        for cell, lines in sites:
-            if new == WILD:
-                # A wild can stand for the tile it replaces: every line stays correct.
-                swapped = dict(grid)
-                swapped[cell] = new
-                return swapped
-            if all(line_fault(line + [new]) is None for line in lines):
+        sites, reach = self._sites(known, old)
+        if new == WILD:
+            # A wild can stand for the tile it replaces: every line stays correct.
+            swapped = dict(grid)
+            swapped[sites[0][0]] = new
+            return swapped
+        bit = 1 << _index(new, self.ts)
+        if not reach & bit:
+            return None
+        for cell, fits in sites:
+            if fits & bit:
                 swapped = dict(grid)
                 swapped[cell] = new
                 confirmed = self._confirmed(swapped)
                 if confirmed is not None:
                     return confirmed
         for cell, _ in sites:
-            for spot, lines in self._spots(known, cell):
-                if all(line_fault(line + [new]) is None for line in lines):
+            for spot, fits in self._spots(known, cell):
+                if fits & bit:
                     moved = dict(grid)
                     del moved[cell]
                     moved[spot] = new
@@ -603,33 +675,56 @@ class _Judge:
     def _confirmed(self, grid: Grid) -> Grid | None:
         return grid if check_grid(grid, self.ts, self.young, tiles=len(grid)).valid else None
 
-    def _sites(self, known: tuple[int, ...], old: str) -> list:
-        """(cell, the other tiles of its lines) for each cell of `old` in the grid of `known`.
+    def _sites(self, known: tuple[int, ...], old: str) -> tuple[list, int]:
+        """([(cell, fits)], reach) for the cells of `old` in the grid of `known`.
 
-        Worked out once per grid and tile: every hand one swap from `known`
-        asks the same.
+        `fits` is the mask of the tiles that fit the other tiles of the
+        cell's row and column (`_fit_mask`), `reach` the union of those and of
+        the masks of every spot a tile may move to once a cell of `old` is
+        empty (`_spots`): a tile outside `reach` cannot be repaired in. Worked
+        out once per grid and tile: every hand one swap from `known` asks the
+        same.
         """
         memo = self.site_memo.get((known, old))
         if memo is None:
             grid = self.grids[known]
-            memo = self.site_memo[known, old] = [
-                (cell, _runs_beside(grid, cell)) for cell, tile in grid.items() if tile == old
-            ]
+            sites = []
+            reach = 0
+            for cell, tile in grid.items():
+                if tile == old:
+                    fits = self._lines_mask(_runs_beside(grid, cell))
+                    sites.append((cell, fits))
+                    reach |= fits
+                    for _, moved in self._spots(known, cell):
+                        reach |= moved
+            memo = self.site_memo[known, old] = (sites, reach)
         return memo
 
-    def _spots(self, known: tuple[int, ...], cell: tuple[int, int]) -> list:
-        """(spot, other tiles of its lines) where a tile may go once the tile on `cell` has left the grid of `known`.
+    def _lines_mask(self, lines: list[list[str]]) -> int:
+        """The tiles that fit every one of `lines` (`_fit_mask`; a tile on a cell joins its row and its
+        column). Each line's mask is worked out once: grids a swap apart share most lines."""
+        fits = _ALL_TILES
+        for line in lines:
+            key = tuple(line)
+            mask = self.fit_memo.get(key)
+            if mask is None:
+                mask = self.fit_memo[key] = _fit_mask(line, self.ts)
+            fits &= mask
+        return fits
 
-        Each empty cell beside what is left, with the other tiles of the
-        lines it would be in (every such line long enough); none when what
+    def _spots(self, known: tuple[int, ...], cell: tuple[int, int]) -> list:
+        """(spot, fits) where a tile may go once the tile on `cell` has left the grid of `known`.
+
+        Each empty cell beside what is left, with the mask of the tiles that
+        fit the other tiles of the lines it would be in (every such line long
+        enough; see `_fit_mask`); none when what
         is left has a short line or falls apart. Worked out once per grid
         and cell.
         """
         memo = self.spot_memo.get((known, cell))
         if memo is not None:
             return memo
-        rest = dict(self.grids[known])
-        del rest[cell]
+        grid = self.grids[known]
         out: list = []
         self.spot_memo[known, cell] = out
         r, c = cell
@@ -638,11 +733,14 @@ class _Judge:
         for dr, dc in ((0, 1), (1, 0)):
             for sign in (1, -1):
                 n = 0
-                while (r + sign * dr * (n + 1), c + sign * dc * (n + 1)) in rest:
+                while (r + sign * dr * (n + 1), c + sign * dc * (n + 1)) in grid:
                     n += 1
                 if 2 <= n < self.min_line:
                     return out
-        if not _connected(rest):
+        rest = dict(grid)
+        del rest[cell]
+        # A tile with one neighbour leaves a connected grid connected.
+        if sum(nb in rest for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))) > 1 and not _connected(rest):
             return out
         frontier = sorted(
             {
@@ -658,7 +756,7 @@ class _Judge:
             if all(len(line) + 1 >= self.min_line for line in lines) and all(
                 line_fault(line) is None for line in lines
             ):
-                out.append((spot, lines))
+                out.append((spot, self._lines_mask(lines)))
         return out
 
 

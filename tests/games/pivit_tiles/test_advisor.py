@@ -594,3 +594,31 @@ def test_the_guard_after_a_trade_counts_cpu_time(monkeypatch):
     jumping = advise(HAND_LONELY, trades=1, timeout=None, trade_timeout=0.5)
     assert jumping.unknown > 0
     assert [a.p_one for a in still.advice] != [a.p_one for a in jumping.advice]
+
+
+def test_the_repairs_fit_masks_agree_with_line_fault():
+    # The repairs test a tile against a cell's lines by a mask of the tiles that
+    # fit each line; it must say exactly what check.line_fault says of the line
+    # with that tile, for lines of every kind (mixed, duplicated, all wilds, full).
+    from companion.games.pivit_tiles.check import line_fault
+
+    ts = get_tileset("classic")
+    every = ts.tiles() + ["**"]
+    rng = random.Random(7)
+    lines = [[], ["**"] * 5, ["**"] * 6, ["1R", "1R"], ["1R", "2O"], ["1R", "**", "2O"]]
+    for _ in range(3000):
+        kind = rng.randrange(3)
+        if kind == 0:  # one colour
+            colour = rng.choice(ts.colours)
+            pool = [f"{d}{colour}" for d in "123456"] + ["**"]
+        elif kind == 1:  # one design
+            design = rng.choice("123456")
+            pool = [f"{design}{c}" for c in ts.colours] + ["**"]
+        else:
+            pool = every
+        lines.append([rng.choice(pool) for _ in range(rng.randrange(1, 7))])
+    for line in lines:
+        mask = advisor_module._fit_mask(line, ts)
+        for tile in every:
+            fits = bool(mask >> advisor_module._index(tile, ts) & 1)
+            assert fits == (line_fault(line + [tile]) is None), (line, tile)
