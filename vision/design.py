@@ -327,7 +327,33 @@ def design_mask(patch, config: DesignConfig | None = None):
 
 def _design_image(patch, c0: int, cfg: DesignConfig):
     """The image the design is told from the face in: the patch's brightest channel, or, for a
-    coloured design, its chroma (brightest minus dimmest channel).
+    coloured design under glare, its chroma (`_glared_chroma`), stretched from the face's median
+    (0) to the paint's (255)."""
+    import numpy as np
+
+    told = _glared_chroma(patch, c0, cfg)
+    if told is None:
+        return brightest(patch)
+    value, chroma, face, paint = told
+    # Where glare drives the paint's brightest channel to the top of its range, the other channels
+    # still rise and the chroma falls: a pixel clipped there that keeps some colour is paint (glare
+    # on the black face clips, if ever, to grey).
+    clipped = (value >= 250) & (chroma >= cfg.clipped_chroma)
+    if clipped.any():
+        chroma = chroma.copy()
+        chroma[clipped] = np.maximum(chroma[clipped], int(paint))
+    # Every paint of a design is paint, however much colour it has: a wild's blue and green have
+    # less than its red and yellow, and Otsu's threshold on the chroma itself may part them. The
+    # chroma is stretched so that the face's median is the bottom and the paint's the top: the
+    # design's own threshold then falls between the face and its least coloured paint.
+    stretched = (chroma.astype(np.float32) - face) * (255 / (paint - face))
+    return np.clip(stretched, 0, 255).astype(np.uint8)
+
+
+def _glared_chroma(patch, c0: int, cfg: DesignConfig):
+    """(brightest channel, chroma, the face's median chroma, the paint's) of a coloured design under
+    glare, whose design is told by its chroma (brightest minus dimmest channel); None when it is
+    told by brightness.
 
     Glare (a lamp mirrored in a glossy tile) adds near-white light, the same to every channel:
     in the brightest channel a highlight on the black face is as bright as a dark paint (a dark
@@ -342,25 +368,25 @@ def _design_image(patch, c0: int, cfg: DesignConfig):
     import cv2
     import numpy as np
 
-    value = brightest(patch)
     if patch.ndim != 3 or patch.dtype != np.uint8:
-        return value
+        return None
     dimmest = darkest(patch)
     size = patch.shape[0]
     # Glare shows in the dimmest channel, which face and coloured paint alike keep low: a tile
     # without it is read by brightness, as it always was.
     if _glare_rise(dimmest, c0) < cfg.glare_contrast:
-        return value
+        return None
+    value = brightest(patch)
     chroma = value - dimmest
     core = np.ascontiguousarray(chroma[c0 : size - c0, c0 : size - c0])
     threshold, _ = cv2.threshold(core, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     cut = int(threshold) + 1
     running = np.cumsum(np.bincount(core.ravel(), minlength=256)).tolist()
     if running[cut - 1] in (0, running[-1]):
-        return value
+        return None
     paint, face = _median_of_running(running, cut, 256), _median_of_running(running, 0, cut)
     if paint - face < cfg.chroma_contrast:
-        return value
+        return None
     # A white paint under a coloured light has some chroma, but little for its brightness: its
     # chroma is mostly noise, and its brightness tells it better. The brightness is the paint's
     # where glare lies least on it (its half with the lower dimmest channel): glare over much of a
@@ -369,20 +395,8 @@ def _design_image(patch, c0: int, cfg: DesignConfig):
     lit = value[c0 : size - c0, c0 : size - c0][on_paint]
     least = dimmest[c0 : size - c0, c0 : size - c0][on_paint]
     if paint < cfg.chroma_share * float(np.median(lit[least <= np.median(least)])):
-        return value
-    # Where glare drives the paint's brightest channel to the top of its range, the other channels
-    # still rise and the chroma falls: a pixel clipped there that keeps some colour is paint (glare
-    # on the black face clips, if ever, to grey).
-    clipped = (value >= 250) & (chroma >= cfg.clipped_chroma)
-    if clipped.any():
-        chroma = chroma.copy()
-        chroma[clipped] = np.maximum(chroma[clipped], int(paint))
-    # Every paint of a design is paint, however much colour it has: a wild's blue and green have
-    # less than its red and yellow, and Otsu's threshold on the chroma itself may part them. The
-    # chroma is stretched so that the face's median is the bottom and the paint's the top: the
-    # design's own threshold then falls between the face and its least coloured paint.
-    stretched = (chroma.astype(np.float32) - face) * (255 / (paint - face))
-    return np.clip(stretched, 0, 255).astype(np.uint8)
+        return None
+    return value, chroma, face, paint
 
 
 def _glare_rise(dimmest, c0: int) -> float:
@@ -436,7 +450,7 @@ def _median_of_running(running: list[int], start: int, stop: int) -> float:
     return (low + high) / 2
 
 
-def blur_of(patch) -> float | None:
+def blur_of(patch, config: DesignConfig | None = None) -> float | None:
     """How blurred a tile's patch is: the width of its design's edges, as a fraction of the tile.
 
     A sharp step of contrast C blurred by a Gaussian of width s has a steepest
@@ -446,10 +460,18 @@ def blur_of(patch) -> float | None:
     shutter was open smears one way only. A sharp tile measures about 0.015
     (its resampling), a photo blurred by 5% of a tile about 0.05. None when
     the patch shows too little contrast to say.
+
+    Measured where the design is told from (`_design_image`): under glare, a
+    coloured design's chroma (unstretched: stretched between the face's and the
+    paint's medians, a blurred edge's ramp is cut short). In brightness a highlight on a dark
+    paint (a green, a blue) sets the contrast, two or three times the paint's
+    own step at its edge, and a sharp tile measured 0.06-0.08.
     """
     import numpy as np
 
-    value = brightest(patch)
+    cfg = config or DesignConfig()
+    told = _glared_chroma(patch, _core_margin(patch.shape[0], cfg), cfg)
+    value = brightest(patch) if told is None else told[1]
     n = value.shape[0]
     m = n // 8  # the tile's own outline (against any table) stays out
     # A photo's patch is bytes: its percentiles come from counts of its values, no sorting.

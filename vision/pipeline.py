@@ -406,7 +406,7 @@ def read_image(
             missing.append(tile.cell)
             continue
         patch, design, offset = reading
-        blur = blur_of(patch)
+        blur = blur_of(patch, cfg.design)
         if blur is not None:
             blurs.append(blur)
             blur = blur if blur * tile_px > cfg.design.min_blur_px else None  # a small tile's own softness

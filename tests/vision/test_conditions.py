@@ -54,7 +54,7 @@ LONG = {
     "board": (0.9962, 23, 0),  # 17: a printed 7 read as a tile (not sure), a printed 8 asked about
     "cloth": (0.996, 22, 0),
     "wood": (1.0, 24, 0),
-    "groups": (0.9974, 20, 0),  # 0 and 5: tiles past the blur limit with an unsure design
+    "groups": (0.9974, 20, 0),  # 0: blues of 29 px past the blur limit; 5: a green star unsure (0.24)
     "tinted": (0.9961, 22, 0),  # 5: a glared red star not found (flagged); 8: two purples under a full tungsten cast
     "packed": (1.0, 24, 0),
     "rough": (0.9718, 23, 0),

@@ -17,7 +17,7 @@ import pytest
 from companion.cli import main
 from vision import RetakePhotoError, read_image_bytes
 from vision.design import blur_of, draw_design
-from vision.synthetic import Scene, random_grid, render
+from vision.synthetic import PAINT_BGR, Scene, random_grid, render
 
 CELLS = random_grid(np.random.default_rng(5), "classic", tiles=12)
 SHARP = dict(size=(1200, 900), tile_px=80.0, background="wood", jpeg_quality=90, seed=4)
@@ -59,6 +59,23 @@ def test_blur_is_measured_as_a_fraction_of_the_tile():
             assert 0.75 * sigma / 64 <= measured[-1] <= 1.4 * sigma / 64 + 0.01, (design, sigma, measured)
         assert sharp < measured[0] < measured[1] < measured[2]
     assert blur_of(np.full((64, 64, 3), 20, np.uint8)) is None  # no design, nothing to measure
+
+
+@pytest.mark.parametrize("colour", "ROYGBP")
+def test_glare_on_a_coloured_design_does_not_measure_as_blur(colour):
+    """A lamp mirrored in a glossy tile, a soft white spot on its design: in brightness the spot, not
+    the paint, set the contrast and a sharp dark green measured 0.04-0.07 (the photo's limit 0.046),
+    a groups photo's sharp greens and blues asked about. Measured on the design's chroma, the spot
+    changes nothing."""
+    for design in "1245":
+        grey = cv2.GaussianBlur(draw_design(design, 64).astype(np.float32), (0, 0), 1.0) / 255
+        face = np.array([18.0, 18.0, 20.0])
+        patch = face + grey[..., None] * (np.array(PAINT_BGR[colour]) - face)
+        yy, xx = np.mgrid[:64, :64]
+        spot = 200 * np.exp(-((xx - 26) ** 2 + (yy - 24) ** 2) / (2 * 7.0**2))
+        plain = blur_of(np.clip(patch, 0, 255).astype(np.uint8))
+        glared = blur_of(np.clip(patch + spot[..., None], 0, 255).astype(np.uint8))
+        assert glared < 0.03 and abs(glared - plain) < 0.006, (design, plain, glared)
 
 
 def test_the_cli_says_retake_on_one_line_and_exits_2(tmp_path, capsys):
@@ -130,6 +147,14 @@ def _read_and_score(condition: str, seed: int, config=None):
     photo = make_photo(condition, seed, (1200, 900))
     result = read_image_bytes(photo.data, photo.tileset, config=config)
     return photo, result, score_result(photo.name, result, photo.cells, condition)
+
+
+def test_sharp_tiles_under_glare_are_not_asked_about_as_blurred():
+    # The evaluation set's "groups" photo 80 (1200x900): three greens under a lamp's highlight
+    # measured 0.072-0.077 in brightness, past the photo's limit, and were asked about though
+    # read right; on their chroma 0.029-0.035, and the photo reads exactly.
+    photo, result, score = _read_and_score("groups", 80)
+    assert score.exact and score.correct == len(photo.cells)
 
 
 def test_a_stray_tile_beside_the_grid_that_cannot_be_read_is_asked_about():
