@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vision.config import ColourConfig
+from vision.design import array_median
 from vision.errors import CalibrationError
 
 WILD_COLOUR = "*"
@@ -322,7 +323,7 @@ def _paint_median(pixels, cfg: ColourConfig):
     n = len(pixels)
     keep = int(cfg.paint_share * n)
     if keep < 8:
-        return (np.median(pixels, axis=0) if n else np.zeros(3, np.float32)), 0.0
+        return (array_median(pixels, axis=0) if n else np.zeros(3, np.float32)), 0.0
     # Dark pixels' channels are noise: floored, they count as pale. (Each channel's least and
     # greatest written out, and medians as the middle element: reductions over an axis of three, and
     # np.median, cost more than the rest of the sample.)

@@ -394,7 +394,7 @@ def _glared_chroma(patch, c0: int, cfg: DesignConfig):
     on_paint = core > threshold
     lit = value[c0 : size - c0, c0 : size - c0][on_paint]
     least = dimmest[c0 : size - c0, c0 : size - c0][on_paint]
-    if paint < cfg.chroma_share * float(np.median(lit[least <= np.median(least)])):
+    if paint < cfg.chroma_share * float(array_median(lit[least <= array_median(least)])):
         return None
     return value, chroma, face, paint
 
@@ -542,6 +542,58 @@ def median(values):
     if n % 2:
         return data[n // 2]
     return (data[n // 2 - 1] + data[n // 2]) / 2
+
+
+def percentile(values, q: float):
+    """np.percentile(values, q) of finite numbers and one q (linear interpolation): the same number,
+    in the same type and with the same roundings, from one partial sort. np.percentile sorts its
+    indices with np.unique, which loads numpy.ma on first use (12-13 ms of a reader process's start)
+    to ask whether they are masked. Raises ValueError for no values."""
+    import numpy as np
+
+    flat = np.ravel(values)
+    n = flat.size
+    if not n:
+        raise ValueError("no percentile of no values")
+    # np.percentile's own steps: its virtual index (q from 0 to 100), the indices either side of it
+    # (the last value at or past the end), the weight between them as a Python float, then its lerp.
+    virtual = (n - 1) * (q / 100)
+    lo = -1 if virtual >= n - 1 else int(math.floor(virtual))
+    hi = -1 if lo == -1 else lo + 1
+    t = float(virtual - lo)
+    part = np.partition(flat, sorted({lo % n, hi % n}))
+    a, b = part[lo], part[hi]
+    step = b - a
+    return b - step * (1 - t) if t >= 0.5 else a + step * t
+
+
+def array_median(values, axis=None):
+    """np.median(values, axis) of finite numbers: the same numbers, from the same partition and mean,
+    without its check for NaN, which loads numpy.ma on first use (see percentile)."""
+    import numpy as np
+
+    a = np.asanyarray(values)
+    if a.ndim == 0:
+        return a.item()
+    size = a.size if axis is None else a.shape[axis]
+    if not size:
+        return np.mean(a, axis=axis)  # NaN, with NumPy's warning
+    half = size // 2
+    part = np.partition(a, [half - 1, half] if size % 2 == 0 else [half], axis=axis)
+    indexer = [slice(None)] * part.ndim
+    indexer[0 if axis is None else axis] = slice(half - 1, half + 1) if size % 2 == 0 else slice(half, half + 1)
+    return np.mean(part[tuple(indexer)], axis=0 if axis is None else axis)
+
+
+def distinct(values):
+    """np.unique(values) of numbers (no NaN): each value once, in order. np.unique loads numpy.ma on
+    first use (see percentile)."""
+    import numpy as np
+
+    ordered = np.sort(np.ravel(values))
+    if ordered.size < 2:
+        return ordered
+    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
 
 
 def percentiles(values, qs) -> list[float]:

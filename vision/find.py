@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from vision.config import FindConfig
+from vision.design import array_median, percentile
 from vision.errors import NoTilesError
 
 
@@ -264,7 +265,7 @@ def find_tiles(image, config: FindConfig | None = None, valid=None) -> Candidate
     # Designs differ in area by a factor of about two; specks of glare are far smaller.
     # (Measured on the holes that look like designs: a printed board's squares are larger.)
     reference = areas[trusted] if trusted.any() else areas
-    keep = areas >= cfg.min_relative_area * np.percentile(reference, 90)
+    keep = areas >= cfg.min_relative_area * percentile(reference, 90)
     centres, areas, boxes, shapes = centres[keep], areas[keep], boxes[keep], shapes[keep]
     face, asymmetry, trusted = face[keep], asymmetry[keep], trusted[keep]
     return Candidates(centres=centres, areas=areas, boxes=boxes, dark=loose, strict=strict, shapes=shapes,
@@ -395,7 +396,7 @@ def face_levels(candidates: Candidates, indices=None):
         x1, y1 = min(width, x + w + w // 2), min(height, y + h + h // 2)
         rows, cols = slice(y0, y1, 2), slice(x0, x1, 2)
         pixels = dark[rows, cols] > 0
-        out.append(float(np.median(_levels(candidates.masks, rows, cols, pixels))) if pixels.any() else 1.0)
+        out.append(float(array_median(_levels(candidates.masks, rows, cols, pixels))) if pixels.any() else 1.0)
     return np.array(out, np.float64)
 
 
@@ -438,12 +439,12 @@ def faces_without_design(candidates: Candidates, config: FindConfig):
         pixels = (inside[::2, ::2] > 0) & (dark[rows, cols] > 0)
         if not pixels.any():
             continue
-        level = float(np.median(_levels(candidates.masks, rows, cols, pixels)))
+        level = float(array_median(_levels(candidates.masks, rows, cols, pixels)))
         m = cv2.moments(cv2.convexHull(contour))
         if m["m00"] > 0:
             found.append((m["m10"] / m["m00"], m["m01"] / m["m00"], area, m["m00"], level))
     rows = np.array(found, np.float64).reshape(-1, 5)
-    face_level = float(np.median(face_levels(candidates, trusted))) if found else None
+    face_level = float(array_median(face_levels(candidates, trusted))) if found else None
     return rows[:, :2], rows[:, 2], rows[:, 3], rows[:, 4], face_level
 
 

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vision.config import FindConfig, LatticeConfig
+from vision.design import array_median, distinct
 from vision.errors import LatticeError, NoTilesError, RetakePhotoError
 
 Cell = tuple[int, int]  # (row, col)
@@ -346,7 +347,7 @@ def _fit_correction(ideal, seen, cfg: LatticeConfig):
     from vision.plane import fit_homography
 
     n = len(ideal)
-    cols, rows = len(np.unique(ideal[:, 0])), len(np.unique(ideal[:, 1]))
+    cols, rows = len(distinct(ideal[:, 0])), len(distinct(ideal[:, 1]))
     if n >= 8 and cols >= 3 and rows >= 3:
         h = fit_homography(ideal, seen)
         if h is not None and np.abs(h[2, :2]).max() <= cfg.max_correction_perspective:
@@ -474,7 +475,7 @@ def _tile_side(designs: _Designs, dark, rect: Rectified) -> float:
                 reaches.append((face[0] + light[0]) / px)
     if len(reaches) < 2:
         return 1.0
-    return float(min(1.0, max(0.75, 2 * float(np.median(reaches)) + 0.02)))
+    return float(min(1.0, max(0.75, 2 * float(array_median(reaches)) + 0.02)))
 
 
 def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: LatticeConfig) -> _Evidence:
@@ -545,7 +546,7 @@ def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: 
         if s[7] > 0:
             level[i, j] = float((pats[7].reshape(-1) @ rp[y0 : y0 + px, x0 : x0 + px].reshape(-1)) / s[7])
     tile_levels = [level[key[0] - rect.top, key[1] - rect.left] for key, k in design.items() if designs.trusted[k]]
-    face_level = float(np.median(tile_levels)) if tile_levels else cfg.default_face_level
+    face_level = float(array_median(tile_levels)) if tile_levels else cfg.default_face_level
     # A design far off its node ringed by dark lighter than the tiles' faces is printed (a board's
     # square between its lines, beside tiles; the board's pitch is not the tiles'): the cell is
     # measured at its node, without it.
@@ -561,7 +562,7 @@ def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: 
         del design[key], offset[key]
     if printed:
         tile_levels = [level[key[0] - rect.top, key[1] - rect.left] for key, k in design.items() if designs.trusted[k]]
-        face_level = float(np.median(tile_levels)) if tile_levels else cfg.default_face_level
+        face_level = float(array_median(tile_levels)) if tile_levels else cfg.default_face_level
     # The four sides' measures, every cell's taken around its design where it sits off its node.
     band = sides.mean(axis=2)
     band_min = sides.min(axis=2)

@@ -30,6 +30,7 @@ import math
 
 from vision.colour import to_linear
 from vision.config import OccluderConfig
+from vision.design import array_median, percentile
 from vision.lattice import Lattice
 
 Cell = tuple[int, int]
@@ -73,13 +74,13 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
     # (A distance, not a dilation: a tile-wide round kernel costs as much as the rest of the search.)
     near = cv2.distanceTransform(1 - tile_mask, cv2.DIST_L2, cv2.DIST_MASK_PRECISE) <= cfg.table_gap * t
     faces = light[tile_mask > 0]
-    dark = float(np.percentile(faces, 25)) * cfg.dark_ratio + cfg.dark_margin if faces.size else 60.0
+    dark = float(percentile(faces, 25)) * cfg.dark_ratio + cfg.dark_margin if faces.size else 60.0
     table = ~near & (light > dark)
     if table.sum() < cfg.min_table_share * table.size:
         return None, lat, t
-    a0, b0 = float(np.median(red[table])), float(np.median(yellow[table]))
+    a0, b0 = float(array_median(red[table])), float(array_median(yellow[table]))
     apart = np.hypot(red - a0, yellow - b0)
-    spread = float(np.percentile(apart[table], 90))
+    spread = float(percentile(apart[table], 90))
     # Skin's hue: red and yellow (a* and b* both above grey), unlike a blue, green or purple table.
     skin = (red > 128 + cfg.min_skin_red) & (yellow > 128 + cfg.min_skin_yellow)
     foreign = skin & (apart > max(cfg.min_apart, cfg.apart_spread * spread)) & (light > dark)

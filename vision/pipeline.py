@@ -19,7 +19,7 @@ from typing import Any, Iterable
 from vision.assemble import TileReading, assemble_grid, grid_text, tile_code
 from vision.colour import Calibration, ColourSample, classify_colours, colour_sample
 from vision.config import DesignConfig, VisionConfig
-from vision.design import blur_of, median, percentiles
+from vision.design import array_median, blur_of, median, percentiles
 from vision.errors import ClassifyError, NoTilesError, RetakePhotoError, VisionError
 from vision.find import find_tiles, work_image
 from vision.lattice import Lattice, cell_patch
@@ -192,7 +192,7 @@ def unplaced(lattice: Lattice, seen, cells, config) -> tuple[int, int]:
     placed = seen.areas[~left]
     if not len(placed):
         return int(left.sum()), 0
-    ratio = seen.areas / float(np.median(placed))
+    ratio = seen.areas / float(array_median(placed))
     low, high = config.clear_unplaced_area
     clear = left & (ratio >= low) & (ratio <= high) & (seen.asymmetry <= config.clear_unplaced_asymmetry) \
         & (seen.face >= config.clear_unplaced_face)
@@ -352,7 +352,6 @@ def load_reader() -> None:
     for a process about to fork workers that will read photos."""
     import cv2  # noqa: F401
     import numpy.fft  # noqa: F401
-    import numpy.ma  # noqa: F401  (NumPy loads it on a read's first np.unique or np.percentile: 15-20 ms)
 
     import companion.games.pivit_tiles.grid  # noqa: F401
     import companion.games.pivit_tiles.tiles  # noqa: F401

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vision.config import PlaneConfig
-from vision.design import median
+from vision.design import array_median, distinct, median
 from vision.errors import LatticeError
 from vision.find import Candidates, face_levels, frames_along, moment_axes
 
@@ -296,7 +296,7 @@ def _grow(edges, pts, frames: TileFrames):
         back = -(turns[(4 - q) % 4] @ np.array(step, np.float64))
         adjacency.setdefault(b, []).append((rank, b, a, back, (4 - q) % 4))
     # Most connected tiles first (nearest the middle at a tie), each seeding a group if still free.
-    middle = np.median(pts[list(adjacency)], axis=0) if adjacency else None
+    middle = array_median(pts[list(adjacency)], axis=0) if adjacency else None
     seeds = sorted(adjacency, key=lambda k: (-len(adjacency[k]), float(np.linalg.norm(pts[k] - middle))))
     placed: dict[int, tuple[Cell, int]] = {}  # candidate -> (cell in its group's frame, group)
     turn_of: dict[int, Any] = {}
@@ -420,8 +420,8 @@ def estimate_plane(candidates: Candidates, config: PlaneConfig | None = None) ->
         # largest group's is print (a board's dark strip of row numbers at the photo's edge), not
         # tiles: joined, it bent the map and its cells ran out of the photo (refused as cut off).
         # (A lone design is judged in _join; the board's lone prints, joined, were not read.)
-        main_level = float(np.median(face_levels(candidates, list(main.values()))))
-        light = [g for g in rest if len(g) >= 2 and float(np.median(face_levels(candidates, list(g.values()))))
+        main_level = float(array_median(face_levels(candidates, list(main.values()))))
+        light = [g for g in rest if len(g) >= 2 and float(array_median(face_levels(candidates, list(g.values()))))
                  > cfg.max_group_level_ratio * main_level]
         for g in light:
             printed.extend(g.values())
@@ -474,7 +474,7 @@ def _join(main: dict[Cell, int], group: dict[Cell, int], homography, pts, frames
     m = np.linalg.solve(local, own_steps)
     q = int(np.argmax([np.trace(t.T @ m) for t in turns]))
     turned = own @ turns[q].T
-    centre = np.rint(np.median(seen - turned, axis=0))
+    centre = np.rint(array_median(seen - turned, axis=0))
     scored = []
     for dx in (-1, 0, 1):
         for dy in (-1, 0, 1):
@@ -587,8 +587,8 @@ def fit_projective(grid, pts, frames=None):
     grid = np.asarray(grid, np.float64)
     pts = np.asarray(pts, np.float64)
     n = len(grid)
-    cols = np.unique(grid[:, 0])
-    rows = np.unique(grid[:, 1])
+    cols = distinct(grid[:, 0])
+    rows = distinct(grid[:, 1])
     if (len(cols) < 2 or len(rows) < 2) and n >= 2:
         grid, pts = _across_the_line(grid, pts, frames)
         if grid is None:
@@ -630,8 +630,8 @@ def _fit_centres(grid, pts):
     import numpy as np
 
     n = len(grid)
-    cols = np.unique(grid[:, 0])
-    rows = np.unique(grid[:, 1])
+    cols = distinct(grid[:, 0])
+    rows = distinct(grid[:, 1])
     if n >= 5 and len(cols) >= 2 and len(rows) >= 2:
         h = fit_homography(grid, pts)
         if h is not None and unfolded(h, grid):
@@ -693,7 +693,7 @@ def _across_the_lines(grid, pts, frames, thin: int = MAX_THIN_ROWS):
 
     extra_grid, extra_pts = [], []
     for axis in (1, 0):
-        values = np.unique(grid[:, axis])
+        values = distinct(grid[:, axis])
         if len(values) > thin:
             continue
         for value in values:
@@ -715,7 +715,7 @@ def _across_the_line(grid, pts, frames):
 
     if frames is None or len(frames) != len(grid):
         return None, None
-    horizontal = len(np.unique(grid[:, 1])) == 1
+    horizontal = len(distinct(grid[:, 1])) == 1
     along = grid[:, 0] if horizontal else grid[:, 1]
     order = np.argsort(along)
     extra_grid, extra_pts = [], []
@@ -764,4 +764,4 @@ def plane_pitch(plane: Plane) -> float:
     import numpy as np
 
     sides = [math.sqrt(abs(np.linalg.det(jacobian(plane.homography, c, r)))) for r, c in plane.cells.values()]
-    return float(np.median(sides)) if sides else 0.0
+    return float(array_median(sides)) if sides else 0.0

@@ -140,3 +140,25 @@ def test_a_dull_paint_glared_over_most_of_it_is_told_by_its_colour(radius, stren
     patch = _glared(_colour_patch(draw_design("1", 64, 0.02), (100, 55, 95)), (32, 30), radius, strength)
     reading = classify_design(patch)
     assert reading.design == "1" and reading.confidence >= 0.45
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_array_median_percentile_and_distinct_give_numpys_numbers(seed):
+    # The reader's own median, percentile and unique values (which leave numpy.ma unloaded) are
+    # NumPy's to the last bit, in NumPy's types, on the arrays the reader gives them.
+    from vision.design import array_median, distinct, percentile
+
+    rng = np.random.default_rng(seed)
+    n = (1, 2, 7, 40, 501, 2000)[seed]
+    arrays = [rng.random(n).astype(np.float32) * 255, rng.random(n) * 1000, rng.integers(0, 256, n).astype(np.uint8),
+              np.round(rng.random(n) * 10), rng.integers(-5, 5, n)]
+    for a in arrays:
+        for q in (0, 5, 25, 33.3, 50, 90, 95, 99, 100):
+            mine, theirs = percentile(a, q), np.percentile(a, q)
+            assert (type(mine), mine) == (type(theirs), theirs), (a.dtype, q)
+        assert type(array_median(a)) is type(np.median(a)) and array_median(a) == np.median(a)
+        assert array_median(list(a)) == np.median(list(a))
+        assert distinct(a).dtype == np.unique(a).dtype and np.array_equal(distinct(a), np.unique(a))
+    for table in (rng.random((n, 3)).astype(np.float32), rng.random((n, 2)) * 50):
+        assert np.array_equal(array_median(table, axis=0), np.median(table, axis=0))
+        assert array_median(table, axis=0).dtype == np.median(table, axis=0).dtype
