@@ -1,0 +1,30 @@
+"""Finding tiles under a tinted, uneven lamp (issue 12's "cool, uneven light").
+
+A lamp mirrored in a glossy tile spills its highlight from the design onto the black face: the
+design's outline comes out lopsided and its ring of face broken where the highlight lies, so the
+first search does not trust it. Such a tile beside the grid must still be read. Photos of the evaluation set (1200x900).
+"""
+from __future__ import annotations
+
+import pytest
+
+from vision import read_image_bytes
+from vision.evalsets import make_photo
+from vision.evaluate import score_result
+
+
+def _read_and_score(condition: str, seed: int):
+    photo = make_photo(condition, seed, (1200, 900))
+    result = read_image_bytes(photo.data, photo.tileset)
+    return photo, result, score_result(photo.name, result, photo.cells, condition)
+
+
+@pytest.mark.parametrize("seed", [5, 66, 83, 88])
+def test_a_tile_whose_highlight_bent_its_design_is_read_beside_the_grid(seed):
+    # 5: a red star glared across one arm; 66: a green eight-point star beside a glared tile, at a
+    # line's end; 83: a red clover with a highlight on a lobe; 88: a purple star. Each was "a tile
+    # may be missing here" (its band of face too broken for a design not trusted); now read, right
+    # and sure.
+    photo, _, score = _read_and_score("tinted", seed)
+    assert score.exact and score.correct == len(photo.cells)
+
