@@ -187,6 +187,11 @@ class LatticeConfig:
     clear_unplaced_area: tuple[float, float] = (0.5, 2.2)  # of the median design read
     clear_unplaced_asymmetry: float = 0.2
     clear_unplaced_face: float = 0.9
+    # A design of the first search not trusted but for its face (a highlight spilled onto it), on
+    # no cell read or asked about, is asked about (pipeline.untrusted_designs) when as clear as
+    # that otherwise, its face dark this share of the way round, and at most `max_dark_design_offset`
+    # off a node (a board's printed squares: faces 0.53-0.75, 0.24-0.6 off the tiles' nodes).
+    min_untrusted_face: float = 0.78
 
 
 @dataclass(frozen=True)

@@ -121,7 +121,45 @@ def _locate(image, config: VisionConfig):
     missing = list(grid.missing)
     asked = missing + list(grid.cut_off)
     missing += faceless_tiles(grid.lattice, candidates, scale, [t.cell for t in grid.tiles], asked, config)
+    missing += untrusted_designs(grid.lattice, candidates, scale, [t.cell for t in grid.tiles], missing + asked,
+                                 config)
     return grid.lattice, grid.tiles, missing, seen
+
+
+def untrusted_designs(lattice: Lattice, candidates, scale: float, tiles, asked, config: VisionConfig) -> list:
+    """Cells off those read or asked about where the first search found a tile's design it did not
+    trust: four-fold symmetric and the size of the trusted designs, on a node, ringed by face almost
+    all round (`LatticeConfig.min_untrusted_face`) as dark as the tiles' faces. A highlight spilling
+    from the design onto the face opens the ring where it lies, so such a tile is not trusted, sits on
+    no cell read and counts for no tile left out (`unplaced`): it would be dropped without a word."""
+    import numpy as np
+
+    from vision.find import face_levels
+
+    trusted = np.asarray(candidates.trusted, bool)
+    doubted = np.nonzero(~trusted)[0]
+    if not trusted.any() or not len(doubted):
+        return []
+    cfg = config.lattice
+    ratio = candidates.areas[doubted] / float(np.median(candidates.areas[trusted]))
+    low, high = cfg.clear_unplaced_area
+    doubted = doubted[(ratio >= low) & (ratio <= high) & (candidates.asymmetry[doubted] <= cfg.clear_unplaced_asymmetry)
+                      & (candidates.face[doubted] >= cfg.min_untrusted_face)]
+    if not len(doubted):
+        return []
+    face_level = float(np.median(face_levels(candidates, np.nonzero(trusted)[0])))
+    at = lattice.to_lattice(candidates.centres[doubted] / scale)
+    nodes = np.rint(at)
+    off = np.linalg.norm(at - nodes, axis=1)
+    taken = set(tiles) | set(asked)
+    out = []
+    for k, (col, row), d, level in zip(doubted.tolist(), nodes.tolist(), off.tolist(),
+                                       face_levels(candidates, doubted).tolist()):
+        cell = (int(row), int(col))
+        if cell not in taken and d <= cfg.max_dark_design_offset and level <= cfg.max_faceless_level_ratio * face_level:
+            out.append(cell)
+            taken.add(cell)
+    return out
 
 
 def faceless_tiles(lattice: Lattice, candidates, scale: float, tiles, asked, config: VisionConfig) -> list:
