@@ -55,7 +55,7 @@ LONG = {
     "cloth": (0.996, 22, 0),
     "wood": (1.0, 24, 0),
     "groups": (0.9974, 20, 0),  # 0 and 5: tiles past the blur limit with an unsure design
-    "tinted": (0.9961, 22, 0),  # 5: a glared red star not found (flagged); 8: two purples under a full tungsten cast
+    "tinted": (1.0, 23, 0),  # 8: two purples under a full tungsten cast (colour 0.42-0.43)
     "packed": (1.0, 24, 0),
     "rough": (0.9718, 23, 0),
     "mixed": (0.8857, 19, 0),
