@@ -37,3 +37,12 @@ def test_a_stray_tile_whose_highlight_broke_its_ring_is_asked_about():
     photo, result, score = _read_and_score("tinted", 82)
     assert score.confidently_wrong == 0
     assert score.correct == len(photo.cells) - 1 and len(result.missing) == 1
+
+
+def test_a_highlight_in_its_lamps_own_colour_is_taken_off_a_design():
+    # Photo 57: a green eight-point star under a warm lamp from one side in a cooler room, a
+    # pink highlight on its face beside an arm. The light the paints show there is the mix of
+    # lamp and room: taken off, the highlight stayed pink and the design's outline kept it (a
+    # star with a blob, 0.04). In the highlight's own colour it is grey, and the star reads sure.
+    photo, _, score = _read_and_score("tinted", 57)
+    assert score.exact and score.correct == len(photo.cells)
