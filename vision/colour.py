@@ -174,6 +174,20 @@ def white_balanced(patch, light):
     return balanced
 
 
+def highlight_light(patch, margin: int):
+    """The colour of the highlight on an 8-bit BGR tile `patch` (its middle, `margin` pixels in from
+    each side), as linear B, G, R scaled to mean 1, as ColourReading.light: the mean of the 3% of
+    its pixels whose dimmest channel is highest (a highlight lifts every channel; a paint or the face
+    leaves one low). A highlight is the lamp mirrored, and a lamp from one side may be of another
+    colour than the light the paints show (a warm bulb in a cool room)."""
+    import numpy as np
+
+    core = np.ascontiguousarray(patch[margin : patch.shape[0] - margin, margin : patch.shape[1] - margin]).reshape(-1, 3)
+    least = core.min(axis=1)
+    light = to_linear(core[least >= np.percentile(least, 97)]).mean(axis=0)
+    return tuple(float(v) for v in light / max(float(light.mean()), 1e-6))
+
+
 def log_chroma(linear_bgr):
     """(ln R/G, ln B/G) of N x 3 linear BGR values, each channel floored at CHANNEL_FLOOR of the brightest."""
     import numpy as np

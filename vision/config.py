@@ -97,6 +97,12 @@ class LatticeConfig:
     min_face_band: float = 0.8  # the same for a tile whose design is not four-fold symmetric or no hole
     min_side_band: float = 0.55  # and on its least dark side
     max_untrusted_asymmetry: float = 0.6  # a design more lopsided than this is print, not a tile's
+    # A design not trusted (a highlight bent its outline or broke its ring) is a tile's, beside a
+    # tile, when it sits this near its node, ringed (min_tileness, min_trusted_band) by face at most
+    # this times as light as the tiles' (lattice._decide). Tinted seeds 0-95: such tiles 0.63-0.93
+    # face, 0.45-0.76 band, 0.98-1.31 as light; a board's printed square (board 13) 0.55 face.
+    max_glared_offset: float = 0.15
+    max_glared_level_ratio: float = 1.35
     min_added_tileness: float = 0.75  # face of a tile found without a clean hole
     min_added_band: float = 0.6  # and the band inside its edge (a design touching it or a tile standing up thins it)
     min_added_side: float = 0.3  # and on its least dark side
@@ -181,6 +187,11 @@ class LatticeConfig:
     clear_unplaced_area: tuple[float, float] = (0.5, 2.2)  # of the median design read
     clear_unplaced_asymmetry: float = 0.2
     clear_unplaced_face: float = 0.9
+    # A design of the first search not trusted but for its face (a highlight spilled onto it), on
+    # no cell read or asked about, is asked about (pipeline.untrusted_designs) when as clear as
+    # that otherwise, its face dark this share of the way round, and at most `max_dark_design_offset`
+    # off a node (a board's printed squares: faces 0.53-0.75, 0.24-0.6 off the tiles' nodes).
+    min_untrusted_face: float = 0.78
 
 
 @dataclass(frozen=True)

@@ -269,7 +269,7 @@ def design_mask(patch, config: DesignConfig | None = None):
 
     cfg = config or DesignConfig()
     size = patch.shape[0]
-    c0 = _core_margin(size, cfg)
+    c0 = core_margin(size, cfg)
     value = _design_image(patch, c0, cfg)
     margin = int(round(size * (1 - cfg.inner) / 2))
     inner = value[margin : size - margin, margin : size - margin]
@@ -414,10 +414,10 @@ def glared(patch, config: DesignConfig | None = None) -> bool:
     cfg = config or DesignConfig()
     if patch.ndim != 3:
         return False
-    return _glare_rise(darkest(patch), _core_margin(patch.shape[0], cfg)) >= cfg.glare_contrast
+    return _glare_rise(darkest(patch), core_margin(patch.shape[0], cfg)) >= cfg.glare_contrast
 
 
-def _core_margin(size: int, cfg: DesignConfig) -> int:
+def core_margin(size: int, cfg: DesignConfig) -> int:
     """Pixels from each side of a `size` patch to its middle (`cfg.core` of it), where the table cannot show."""
     return int(round(size * (1 - cfg.core) / 2))
 

@@ -256,11 +256,13 @@ def find_tiles(image, config: FindConfig | None = None, valid=None) -> Candidate
     centres, areas, boxes, shapes = _holes(loose, cfg)
     if strict is not loose:
         centres, areas, boxes, shapes = _merge_holes((centres, areas, boxes, shapes), _holes(strict, cfg))
-        centres, areas, boxes, shapes = _add_new_holes((centres, areas, boxes, shapes),
-                                                       _holes(colour_mask(strict, masks.value, masks.least), cfg))
+        coloured = colour_mask(strict, masks.value, masks.least)
+        centres, areas, boxes, shapes = _add_new_holes((centres, areas, boxes, shapes), _holes(coloured, cfg))
+    else:
+        coloured = None
     if not len(areas):
         raise NoTilesError("no tiles found: hold the camera over the grid so the black tiles show against the table")
-    face, asymmetry = tile_evidence(loose, strict, centres, shapes, cfg)
+    face, asymmetry = tile_evidence(loose, strict, centres, shapes, cfg, coloured)
     trusted = (face >= cfg.min_face) & (asymmetry <= cfg.max_asymmetry)
     # Designs differ in area by a factor of about two; specks of glare are far smaller.
     # (Measured on the holes that look like designs: a printed board's squares are larger.)
@@ -272,7 +274,7 @@ def find_tiles(image, config: FindConfig | None = None, valid=None) -> Candidate
                       face=face, asymmetry=asymmetry, trusted=trusted, masks=masks)
 
 
-def tile_evidence(loose, strict, centres, shapes, config: FindConfig):
+def tile_evidence(loose, strict, centres, shapes, config: FindConfig, coloured=None):
     """(face, asymmetry) of each hole: how much it looks like a design on a black tile.
 
     Every design (and the wild's star) is four-fold symmetric, so its second
@@ -288,6 +290,10 @@ def tile_evidence(loose, strict, centres, shapes, config: FindConfig):
     - asymmetry: the parts of the design's outline (its farthest reach by
       angle) that a four-fold symmetric shape does not have, against its
       mean reach: near 0 for the six designs, large for a letter or a digit.
+
+    Each hole is judged in the first mask it is a hole in: `loose`, `strict`, then `coloured`
+    (colour_mask's, where a dark paint that both others take for face is a hole: a deep green under
+    a warm lamp; judged where it was no hole, it had no face at all and was not trusted).
     """
     import math
 
@@ -314,7 +320,7 @@ def tile_evidence(loose, strict, centres, shapes, config: FindConfig):
     reaches = (np.ceil(radius * np.sqrt(values.max(axis=1))).astype(np.int64) + 2).tolist()
     middles = np.asarray(centres, np.float64).tolist()
     for g, k in enumerate(good.tolist()):
-        for mask in (loose, strict):
+        for mask in (loose, strict) if coloured is None else (loose, strict, coloured):
             pixels = _evidence(mask, middles[k], reaches[k], inverse[g], radius)
             if pixels is not None:
                 break

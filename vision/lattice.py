@@ -585,6 +585,7 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
     askable = ev.level <= cfg.missing_level_ratio * ev.face_level  # dark enough for a cell to be asked about
     tiles: dict[Cell, TileCell] = {}
     looked: set[Cell] = set()
+    glared: list[Cell] = []
     for key, k in ev.design.items():
         i, j = key[0] - rect.top, key[1] - rect.left
         if ev.outside[i, j] > cfg.max_outside:
@@ -601,6 +602,22 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
             tiles[key] = TileCell(key, ev.offset[key], True)
         else:
             looked.add(key)
+            if ev.face[i, j] >= cfg.min_tileness and ev.band[i, j] >= cfg.min_trusted_band \
+                    and designs.asymmetry[k] <= cfg.max_untrusted_asymmetry \
+                    and designs.residual[k] <= cfg.max_glared_offset \
+                    and ev.level[i, j] <= cfg.max_glared_level_ratio * ev.face_level:
+                glared.append(key)
+    # A design a highlight has bent (its outline lopsided, its ring broken where the glare spills
+    # onto the face: not trusted), on its node, ringed by face as dark as the tiles' own, beside a
+    # tile: a tile as the trusted ones are; again from each one added.
+    added = True
+    while added:
+        added = False
+        for key in glared:
+            if key not in tiles and _touches(key, tiles):
+                tiles[key] = TileCell(key, ev.offset[key], True)
+                looked.discard(key)
+                added = True
     # Tiles whose design is no clean hole (its tips touch the tile's edge, blur), next to
     # tiles found; again from each one added, so a run of them is found from its ends.
     frontier = set(tiles)

@@ -121,7 +121,45 @@ def _locate(image, config: VisionConfig):
     missing = list(grid.missing)
     asked = missing + list(grid.cut_off)
     missing += faceless_tiles(grid.lattice, candidates, scale, [t.cell for t in grid.tiles], asked, config)
+    missing += untrusted_designs(grid.lattice, candidates, scale, [t.cell for t in grid.tiles], missing + asked,
+                                 config)
     return grid.lattice, grid.tiles, missing, seen
+
+
+def untrusted_designs(lattice: Lattice, candidates, scale: float, tiles, asked, config: VisionConfig) -> list:
+    """Cells off those read or asked about where the first search found a tile's design it did not
+    trust: four-fold symmetric and the size of the trusted designs, on a node, ringed by face almost
+    all round (`LatticeConfig.min_untrusted_face`) as dark as the tiles' faces. A highlight spilling
+    from the design onto the face opens the ring where it lies, so such a tile is not trusted, sits on
+    no cell read and counts for no tile left out (`unplaced`): it would be dropped without a word."""
+    import numpy as np
+
+    from vision.find import face_levels
+
+    trusted = np.asarray(candidates.trusted, bool)
+    doubted = np.nonzero(~trusted)[0]
+    if not trusted.any() or not len(doubted):
+        return []
+    cfg = config.lattice
+    ratio = candidates.areas[doubted] / float(np.median(candidates.areas[trusted]))
+    low, high = cfg.clear_unplaced_area
+    doubted = doubted[(ratio >= low) & (ratio <= high) & (candidates.asymmetry[doubted] <= cfg.clear_unplaced_asymmetry)
+                      & (candidates.face[doubted] >= cfg.min_untrusted_face)]
+    if not len(doubted):
+        return []
+    face_level = float(np.median(face_levels(candidates, np.nonzero(trusted)[0])))
+    at = lattice.to_lattice(candidates.centres[doubted] / scale)
+    nodes = np.rint(at)
+    off = np.linalg.norm(at - nodes, axis=1)
+    taken = set(tiles) | set(asked)
+    out = []
+    for k, (col, row), d, level in zip(doubted.tolist(), nodes.tolist(), off.tolist(),
+                                       face_levels(candidates, doubted).tolist()):
+        cell = (int(row), int(col))
+        if cell not in taken and d <= cfg.max_dark_design_offset and level <= cfg.max_faceless_level_ratio * face_level:
+            out.append(cell)
+            taken.add(cell)
+    return out
 
 
 def faceless_tiles(lattice: Lattice, candidates, scale: float, tiles, asked, config: VisionConfig) -> list:
@@ -309,13 +347,15 @@ def reread_in_white(patches, designs, lights, config: DesignConfig) -> list[int]
     A highlight is the lamp mirrored, in the lamp's colour: under a tinted lamp it has a colour of
     its own, which the design's outline takes for paint, or which takes the colour out of the paint it
     covers. With the light the tiles' paints show (`lights`, ColourReading.light) taken off the patch,
-    a highlight is grey again. Only a patch with a highlight is read again (without one, the second
+    a highlight is grey again; where a lamp from one side is of another colour than the room, it is
+    not, so the patch is read again in the highlight's own colour too (colour.highlight_light), and
+    the surer reading is kept. Only a patch with a highlight is read again (without one, the second
     cut would only be another draw at a design the first found unsure). A reading of another design
     than the first is kept (its outline is the better one) but no surer than the first.
     """
-    from vision.colour import white_balanced
+    from vision.colour import highlight_light, white_balanced
     from vision.config import SURE_AT
-    from vision.design import classify_designs, design_outline, glared
+    from vision.design import classify_designs, design_outline, core_margin, glared
 
     tried = []
     for k, (design, light) in enumerate(zip(designs, lights)):
@@ -323,10 +363,13 @@ def reread_in_white(patches, designs, lights, config: DesignConfig) -> list[int]
             continue
         if not glared(patches[k], config):
             continue  # no highlight: the light's colour changes nothing the outline depends on
-        try:
-            tried.append((k, design_outline(white_balanced(patches[k], light), config)))
-        except ClassifyError:
-            continue
+        # In the light the paints show there, and in the highlight's own (a lamp from one side
+        # mirrored in the tile may be of another colour than the light on the paints).
+        for seen in (light, highlight_light(patches[k], core_margin(patches[k].shape[0], config))):
+            try:
+                tried.append((k, design_outline(white_balanced(patches[k], seen), config)))
+            except ClassifyError:
+                continue
     changed = []
     again = classify_designs([outline for _, outline in tried], config.patch_size)
     for (k, _), reading in zip(tried, again):
@@ -335,7 +378,8 @@ def reread_in_white(patches, designs, lights, config: DesignConfig) -> list[int]
                 # The two readings disagree: the tile stays as unsure as the first one was.
                 reading = replace(reading, confidence=designs[k].confidence)
             designs[k] = reading
-            changed.append(k)
+            if k not in changed:
+                changed.append(k)
     return changed
 
 

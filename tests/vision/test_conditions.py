@@ -55,11 +55,11 @@ LONG = {
     "cloth": (0.996, 22, 0),
     "wood": (1.0, 24, 0),
     "groups": (0.9974, 20, 0),  # 0: blues of 29 px past the blur limit; 5: a green star unsure (0.24)
-    "tinted": (0.9961, 22, 0),  # 5: a glared red star not found (flagged); 8: two purples under a full tungsten cast
+    "tinted": (1.0, 23, 0),  # 8: two purples under a full tungsten cast (colour 0.42-0.43)
     "packed": (1.0, 24, 0),
     "rough": (0.9718, 23, 0),
     "mixed": (0.8857, 19, 0),
-    "large": (0.9988, 20, 0),
+    "large": (1.0, 21, 0),
     "occluded": (0.1302, 0, 4),  # 20 refused "covered" (a finger over 2+ cells; asking: 0.7615, 11 cw)
     "cutoff": (0.1379, 3, 1),  # 13: a tile with a corner in the picture dropped unflagged
     "extreme": (0.6594, 10, 1),  # photo 14 read again (refused "unsure" while 10 of 12 tiles were unsure: 0.6021)
