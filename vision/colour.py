@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vision.config import ColourConfig
-from vision.design import array_median
+from vision.design import array_median, percentile
 from vision.errors import CalibrationError
 
 WILD_COLOUR = "*"
@@ -184,7 +184,7 @@ def highlight_light(patch, margin: int):
 
     core = np.ascontiguousarray(patch[margin : patch.shape[0] - margin, margin : patch.shape[1] - margin]).reshape(-1, 3)
     least = core.min(axis=1)
-    light = to_linear(core[least >= np.percentile(least, 97)]).mean(axis=0)
+    light = to_linear(core[least >= percentile(least, 97)]).mean(axis=0)
     return tuple(float(v) for v in light / max(float(light.mean()), 1e-6))
 
 

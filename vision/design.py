@@ -470,7 +470,7 @@ def blur_of(patch, config: DesignConfig | None = None) -> float | None:
     import numpy as np
 
     cfg = config or DesignConfig()
-    told = _glared_chroma(patch, _core_margin(patch.shape[0], cfg), cfg)
+    told = _glared_chroma(patch, core_margin(patch.shape[0], cfg), cfg)
     value = brightest(patch) if told is None else told[1]
     n = value.shape[0]
     m = n // 8  # the tile's own outline (against any table) stays out

@@ -134,6 +134,7 @@ def untrusted_designs(lattice: Lattice, candidates, scale: float, tiles, asked, 
     no cell read and counts for no tile left out (`unplaced`): it would be dropped without a word."""
     import numpy as np
 
+    from vision.design import array_median
     from vision.find import face_levels
 
     trusted = np.asarray(candidates.trusted, bool)
@@ -141,13 +142,13 @@ def untrusted_designs(lattice: Lattice, candidates, scale: float, tiles, asked, 
     if not trusted.any() or not len(doubted):
         return []
     cfg = config.lattice
-    ratio = candidates.areas[doubted] / float(np.median(candidates.areas[trusted]))
+    ratio = candidates.areas[doubted] / float(array_median(candidates.areas[trusted]))
     low, high = cfg.clear_unplaced_area
     doubted = doubted[(ratio >= low) & (ratio <= high) & (candidates.asymmetry[doubted] <= cfg.clear_unplaced_asymmetry)
                       & (candidates.face[doubted] >= cfg.min_untrusted_face)]
     if not len(doubted):
         return []
-    face_level = float(np.median(face_levels(candidates, np.nonzero(trusted)[0])))
+    face_level = float(array_median(face_levels(candidates, np.nonzero(trusted)[0])))
     at = lattice.to_lattice(candidates.centres[doubted] / scale)
     nodes = np.rint(at)
     off = np.linalg.norm(at - nodes, axis=1)

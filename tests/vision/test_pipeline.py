@@ -216,6 +216,33 @@ def test_a_read_never_loads_numpy_ma(tmp_path):
     assert out.stdout.split() == [str(len(cells)), "False"]
 
 
+def test_the_read_path_calls_no_numpy_function_that_loads_numpy_ma():
+    # The fresh-process test above reads one photo; a rule that only a glared, tinted or printed
+    # photo reaches would load numpy.ma unseen. So the read's modules are searched for the calls
+    # (np.median and np.percentile of floats, np.unique without return_counts), outside comments.
+    # Allowed: calibration (its own command) and np.unique with return_counts (no numpy.ma).
+    import ast
+    from pathlib import Path
+
+    import vision
+
+    banned = {"median", "percentile", "quantile", "unique"}
+    found = []
+    for name in ("assemble", "capture", "colour", "design", "find", "lattice", "occluder", "pipeline", "plane"):
+        path = Path(vision.__file__).parent / f"{name}.py"
+        tree = ast.parse(path.read_text())
+        for fn in ast.walk(tree):
+            if not isinstance(fn, ast.FunctionDef) or fn.name == "calibrate":
+                continue
+            for node in ast.walk(fn):
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and isinstance(node.func.value, ast.Name) and node.func.value.id == "np"
+                        and node.func.attr in banned
+                        and not any(k.arg == "return_counts" for k in node.keywords)):
+                    found.append(f"{name}.py:{node.lineno} np.{node.func.attr} in {fn.name}")
+    assert sorted(set(found)) == []
+
+
 def _under_lamp(patch, light, centre, radius=9.0, strength=0.8):
     """A BGR patch (drawn in white light) lit by a lamp of linear B, G, R colour `light`, with the lamp's
     highlight (in the lamp's colour, as a mirror shows it) centred at `centre`."""
