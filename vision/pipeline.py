@@ -134,7 +134,6 @@ def untrusted_designs(lattice: Lattice, candidates, scale: float, tiles, asked, 
     no cell read and counts for no tile left out (`unplaced`): it would be dropped without a word."""
     import numpy as np
 
-    from vision.design import array_median
     from vision.find import face_levels
 
     trusted = np.asarray(candidates.trusted, bool)
@@ -142,10 +141,8 @@ def untrusted_designs(lattice: Lattice, candidates, scale: float, tiles, asked, 
     if not trusted.any() or not len(doubted):
         return []
     cfg = config.lattice
-    ratio = candidates.areas[doubted] / float(array_median(candidates.areas[trusted]))
-    low, high = cfg.clear_unplaced_area
-    doubted = doubted[(ratio >= low) & (ratio <= high) & (candidates.asymmetry[doubted] <= cfg.clear_unplaced_asymmetry)
-                      & (candidates.face[doubted] >= cfg.min_untrusted_face)]
+    doubted = doubted[_clear_designs(candidates.areas[doubted], candidates.asymmetry[doubted], candidates.face[doubted],
+                                     candidates.areas[trusted], cfg.min_untrusted_face, cfg)]
     if not len(doubted):
         return []
     face_level = float(array_median(face_levels(candidates, np.nonzero(trusted)[0])))
@@ -221,8 +218,6 @@ def unplaced(lattice: Lattice, seen, cells, config) -> tuple[int, int]:
     """(how many of the tiles `seen` sit on none of `cells`, the lattice cells read as tiles or
     asked about; how many of those are clear tiles: a design the size of those placed, four-fold
     symmetric, on a black face)."""
-    import numpy as np
-
     if not len(seen.centres):
         return 0, 0
     left = ~_on_cells(lattice, seen.centres, cells, config)
@@ -231,11 +226,17 @@ def unplaced(lattice: Lattice, seen, cells, config) -> tuple[int, int]:
     placed = seen.areas[~left]
     if not len(placed):
         return int(left.sum()), 0
-    ratio = seen.areas / float(array_median(placed))
-    low, high = config.clear_unplaced_area
-    clear = left & (ratio >= low) & (ratio <= high) & (seen.asymmetry <= config.clear_unplaced_asymmetry) \
-        & (seen.face >= config.clear_unplaced_face)
+    clear = left & _clear_designs(seen.areas, seen.asymmetry, seen.face, placed, config.clear_unplaced_face, config)
     return int(left.sum()), int(clear.sum())
+
+
+def _clear_designs(areas, asymmetry, face, reference, min_face: float, config):
+    """Which designs (their `areas`, `asymmetry` and `face`, arrays) are clearly a tile's: the size of
+    the median of `reference` (`clear_unplaced_area` of it), four-fold symmetric
+    (`clear_unplaced_asymmetry`) and ringed by face (`min_face`). `config`: a LatticeConfig."""
+    ratio = areas / float(array_median(reference))
+    low, high = config.clear_unplaced_area
+    return (ratio >= low) & (ratio <= high) & (asymmetry <= config.clear_unplaced_asymmetry) & (face >= min_face)
 
 
 def read_tile(image, lattice: Lattice, cell, offset, config: VisionConfig):

@@ -9,15 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from vision import read_image_bytes
-from vision.evalsets import make_photo
-from vision.evaluate import score_result
-
-
-def _read_and_score(condition: str, seed: int):
-    photo = make_photo(condition, seed, (1200, 900))
-    result = read_image_bytes(photo.data, photo.tileset)
-    return photo, result, score_result(photo.name, result, photo.cells, condition)
+from .test_refusals import _read_and_score
 
 
 @pytest.mark.parametrize("seed", [5, 66, 83, 88])

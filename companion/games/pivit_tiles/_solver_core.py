@@ -77,6 +77,15 @@ _GROUP_MASK = [sum(1 << y for y in cells) for cells in GROUP_CELLS]
 _PARTNER_MASK = [(_GROUP_MASK[x % 6] | _GROUP_MASK[6 + x // 6]) & ~(1 << x) for x in range(36)]
 
 
+def _held(cells: list[int]) -> int:
+    """The mask of the distinct tiles among `cells` (bit x for cell x; wilds, -1, left out)."""
+    held = 0
+    for x in cells:
+        if x >= 0:
+            held |= 1 << x
+    return held
+
+
 def _partnered(x: int, y: int) -> bool:
     """Can copies of cells x and y (-1: a wild) share a line?"""
     return _PARTNERED[x][y]
@@ -98,10 +107,7 @@ def core_proof(
     """
     if len(cells) <= 1:
         return None  # a hand of one tile is a grid of one tile, with no line
-    held = 0
-    for x in cells:
-        if x >= 0:
-            held |= 1 << x
+    held = _held(cells)
     present = [x for x in range(36) if held >> x & 1]
     wilds = cells.count(-1)
     tight = [x for x in present if (_PARTNER_MASK[x] & held).bit_count() + wilds <= TIGHT_PARTNERS]
@@ -223,10 +229,7 @@ def _problem(cells: list[int], core: tuple[int, ...], min_line: int) -> tuple:
         related |= _PARTNER_MASK[c]
     related |= in_core
     near = sorted(x for x in cells if x < 0 or related >> x & 1)
-    held = 0
-    for x in cells:
-        if x >= 0:
-            held |= 1 << x
+    held = _held(cells)
     outside = held & ~in_core
     wilds = cells.count(-1)
     lead_out = tuple(
