@@ -66,7 +66,16 @@ class PgCluster:
                           "--no-sync", "--locale=C")
             except subprocess.CalledProcessError as exc:
                 raise NoPostgres(f"initdb failed: {exc.stderr.strip()[:300]}") from None
-        self._pg_ctl_start()
+        for attempt in range(3):
+            try:
+                self._pg_ctl_start()
+                return self
+            except NoPostgres as exc:
+                # The port was free when chosen, but another process (a second test worker, say)
+                # may bind it before PostgreSQL does: choose again.
+                if "already in use" not in str(exc) or attempt == 2:
+                    raise
+                self.port = _free_port()
         return self
 
     def _pg_ctl_start(self) -> None:
