@@ -597,3 +597,32 @@ def test_layout_cells_are_numbered_and_read_back():
         for c in (-40, -1, 0, 5, 40):
             cell = _solver_layout._ORIGIN + r * _solver_layout._ROW + c
             assert _solver_layout._xy(cell) == (r, c)
+
+
+def test_the_groups_of_lines_follow_each_line_placed(monkeypatch):
+    """The search's groups of lines, carried from line to line, are the groups its crossings make.
+
+    At every node the groups kept by `_commit` are compared with a union
+    of the crossings afresh (`_components`), as a partition of the lines,
+    on seeded random hands in both variations.
+    """
+    alive = _solver_search.LineSearch._components_alive
+    nodes = []
+
+    def partition(comp):
+        groups = {}
+        for line, root in enumerate(comp):
+            groups.setdefault(root, set()).add(line)
+        return sorted(sorted(g) for g in groups.values())
+
+    def checked(self, tiles_left, snap):
+        assert partition(self._comp) == partition(self._components())
+        nodes.append(len(self._comp))
+        return alive(self, tiles_left, snap)
+
+    monkeypatch.setattr(_solver_search.LineSearch, "_components_alive", checked)
+    rng = random.Random(43)
+    for young in (False, True):
+        for _ in range(40):
+            solve(rng.sample(FULL_SET, 24), young=young, timeout=None)
+    assert len(nodes) > 1000 and max(nodes) >= 6
