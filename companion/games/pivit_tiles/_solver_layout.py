@@ -111,6 +111,7 @@ class _Layout:
                 self.neighbours[r].append((c, i))
                 self.neighbours[c].append((r, i))
         self.crosses = [{other for other, _ in pairs} for pairs in self.neighbours]
+        self.placed_crossing = [0] * self.n_lines  # how many lines crossing each one are placed
         self.run: dict[int, list[int]] = {}  # placed line -> its cells in order
         # Occupied cell -> the placed lines through it (two at a crossing,
         # whose copy is then pinned there: a copy is pinned once both its
@@ -160,8 +161,9 @@ class _Layout:
         best_why: set[int] = set()
         found: dict[int, tuple[list, set[int]]] = {}
         crosses = self.crosses[last] if last >= 0 else ()
+        placed_crossing = self.placed_crossing
         for line in range(self.n_lines):
-            if line in self.run or not any(other in self.run for other, _ in self.neighbours[line]):
+            if not placed_crossing[line] or line in self.run:
                 continue
             earlier = before.get(line) if before is not None and line not in crosses else None
             runs, why = self._runs(line) if earlier is None else self._kept(line, last, *earlier)
@@ -267,13 +269,11 @@ class _Layout:
             else:
                 anchors.append(cell)
         out = []
-        seen: set[int] = set()
+        # The anchors lie across the line (they are on a line it crosses), so
+        # no start is met twice.
         for anchor in anchors:
             for t in range(length):
                 start = anchor - t * step
-                if start in seen:
-                    continue
-                seen.add(start)
                 ends = owner.get(start - step) or owner.get(start + beyond)
                 if ends:
                     why.update(ends)  # the run would run on into another line
@@ -304,6 +304,8 @@ class _Layout:
 
     def _put(self, line, cells, pins):
         self.run[line] = cells
+        for other in self.crosses[line]:
+            self.placed_crossing[other] += 1
         for cell in cells:
             self.owner.setdefault(cell, []).append(line)
         for copy, cell in pins:
@@ -311,6 +313,8 @@ class _Layout:
             self.pin_at[cell] = copy
 
     def _take(self, line, pins):
+        for other in self.crosses[line]:
+            self.placed_crossing[other] -= 1
         for cell in self.run.pop(line):
             here = self.owner[cell]
             here.remove(line)
