@@ -646,3 +646,16 @@ def test_the_repairs_fit_masks_agree_with_line_fault():
         for tile in every:
             fits = bool(mask >> advisor_module._index(tile, ts) & 1)
             assert fits == (line_fault(line + [tile]) is None), (line, tile)
+
+
+def test_hands_as_counts_give_the_solvers_cells():
+    """The advisor hands the hard-tiles search its hands as cells (`_cells`), not tile names:
+    the same cells, in the same order, as the solver parses from the names (`_tiles`)."""
+    from companion.games.pivit_tiles.solver import _parsed
+
+    ts = get_tileset("connect")
+    rng = random.Random(5)
+    for _ in range(200):
+        hand = rng.sample(ts.full_set(), rng.randrange(1, 30))
+        key = advisor_module._key(hand, ts)
+        assert advisor_module._cells(key) == _parsed(advisor_module._tiles(key, ts), ts)[1]
