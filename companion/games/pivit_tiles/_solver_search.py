@@ -60,6 +60,9 @@ _GROUPS = [groups_of(x) for x in range(36)]
 _OTHERS = [
     {g: tuple((p, y) for p, y in enumerate(GROUP_CELLS[g]) if y != x) for g in groups_of(x)} for x in range(36)
 ]
+# _MASK_BITS[x]: x's colour group and its bit there (by design), x's design group and its bit
+# there (by colour).
+_MASK_BITS = [(x % 6, 1 << (x // 6), 6 + x // 6, 1 << (x % 6)) for x in range(36)]
 # _OTHER_CELLS[x][g]: the same cells without their bits.
 _OTHER_CELLS = [{g: tuple(y for _, y in pairs) for g, pairs in others.items()} for others in _OTHERS]
 # _LINE_OPTIONS[(x, g, mask)]: (cells, sub, k) for every choice of other cells
@@ -234,8 +237,9 @@ class LineSearch:
         masks = [0] * 12
         for x in self.present:
             if first_new[x] >= 0 or free_lines[x]:
-                masks[x % 6] |= 1 << (x // 6)
-                masks[6 + x // 6] |= 1 << (x % 6)
+                colour, design_bit, design, colour_bit = _MASK_BITS[x]
+                masks[colour] |= design_bit
+                masks[design] |= colour_bit
         best = -1
         best_copy = -1
         best_count = 1 << 30
