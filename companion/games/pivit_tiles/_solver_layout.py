@@ -22,6 +22,14 @@ from companion.games.pivit_tiles._solver_search import GROUP_CELLS, Deadline, Ef
 
 Cell = tuple[int, int]
 
+# Inside the layout a cell (r, c) is the number (r + _MID) * _ROW + c + _MID:
+# a step along a row is 1, along a column _ROW, and a cell is looked up by an
+# int instead of a tuple. A drawing spans fewer than _MID cells each way (a
+# hand has at most 114 tiles).
+_ROW = 1024
+_MID = 512
+_ORIGIN = _MID * _ROW + _MID
+
 
 class LayoutGaveUp(Exception):
     """The layout reached its step limit without deciding whether a drawing exists."""
@@ -73,6 +81,12 @@ def choose_wilds(
     return dict(chosen) if place(0) else None
 
 
+def _xy(cell: int) -> Cell:
+    """The (row, column) of a cell numbered as in _Layout."""
+    r, c = divmod(cell, _ROW)
+    return r - _MID, c - _MID
+
+
 class _Layout:
     """The backtracking state: runs of the placed lines and the pinned crossing copies.
 
@@ -96,13 +110,15 @@ class _Layout:
             if r >= 0 and c >= 0:
                 self.neighbours[r].append((c, i))
                 self.neighbours[c].append((r, i))
-        self.run: dict[int, list[Cell]] = {}  # placed line -> its cells in order
+        self.crosses = [{other for other, _ in pairs} for pairs in self.neighbours]
+        self.placed_crossing = [0] * self.n_lines  # how many lines crossing each one are placed
+        self.run: dict[int, list[int]] = {}  # placed line -> its cells in order
         # Occupied cell -> the placed lines through it (two at a crossing,
         # whose copy is then pinned there: a copy is pinned once both its
         # lines are placed).
-        self.owner: dict[Cell, list[int]] = {}
-        self.pinned: dict[int, Cell] = {}  # crossing copy -> its cell
-        self.pin_at: dict[Cell, int] = {}  # cell -> the crossing copy pinned there
+        self.owner: dict[int, list[int]] = {}
+        self.pinned: dict[int, int] = {}  # crossing copy -> its cell
+        self.pin_at: dict[int, int] = {}  # cell -> the crossing copy pinned there
         self.root = -1
 
     def solve(self) -> bool:
@@ -113,18 +129,24 @@ class _Layout:
         root = max(range(self.n_lines), key=lambda line: len(self.neighbours[line]))
         self.root = root
         length = len(self.members[root])
-        dr, dc = self._step(root)
-        self._put(root, [(t * dr, t * dc) for t in range(length)], [])
+        step = self._step(root)
+        self._put(root, [_ORIGIN + t * step for t in range(length)], [])
         if self._search() is True:
             return True
         self._take(root, [])
         return False
 
-    def _step(self, line: int) -> Cell:
-        return (0, 1) if self.orient[line] == 0 else (1, 0)
+    def _step(self, line: int) -> int:
+        """The difference between neighbouring cells of the line: 1 along a row, _ROW down a column."""
+        return 1 if self.orient[line] == 0 else _ROW
 
-    def _search(self) -> bool | set[int]:
-        """True once every line is placed; else the placed lines that explain the failure."""
+    def _search(self, before: dict | None = None, last: int = -1) -> bool | set[int]:
+        """True once every line is placed; else the placed lines that explain the failure.
+
+        `before` holds the (runs, blame) worked out one placement earlier,
+        before `last` was placed: a line that does not cross `last` keeps
+        those of its runs that `last` leaves free (`_kept`), in their order.
+        """
         if len(self.run) == self.n_lines:
             return True
         self.steps += 1
@@ -137,12 +159,17 @@ class _Layout:
         best = -1
         best_runs: list = []
         best_why: set[int] = set()
+        found: dict[int, tuple[list, set[int]]] = {}
+        crosses = self.crosses[last] if last >= 0 else ()
+        placed_crossing = self.placed_crossing
         for line in range(self.n_lines):
-            if line in self.run or not any(other in self.run for other, _ in self.neighbours[line]):
+            if not placed_crossing[line] or line in self.run:
                 continue
-            runs, why = self._runs(line)
+            earlier = before.get(line) if before is not None and line not in crosses else None
+            runs, why = self._runs(line) if earlier is None else self._kept(line, last, *earlier)
             if not runs:
                 return why  # forward check: this line can no longer be drawn
+            found[line] = (runs, why)
             if best < 0 or len(runs) < len(best_runs):
                 best, best_runs, best_why = line, runs, why
                 if len(runs) == 1:
@@ -154,7 +181,7 @@ class _Layout:
         conflict = set(best_why)
         for cells, pins in best_runs:
             self._put(best, cells, pins)
-            result = self._search()
+            result = self._search(found, best)
             if result is True:
                 return True
             self._take(best, pins)
@@ -163,6 +190,36 @@ class _Layout:
             conflict |= result
         conflict.discard(best)
         return conflict
+
+    def _kept(self, line: int, last: int, runs: list, why: set[int]) -> tuple[list, set[int]]:
+        """`_runs(line)` from its runs before `last` was placed (a line it does not cross).
+
+        Placing a line only takes runs away: a run stays if it is still clear
+        of every other line (the test of `_runs`, where only `last` can now be
+        in the way), so the runs are those `_runs` would give, in its order.
+        The runs lost are blamed on `last`, the others on what was blamed
+        before (the same lines, still in place).
+        """
+        step = self._step(line)
+        side = _ROW + 1 - step
+        owner = self.owner
+        crossing = {other for other, _ in self.neighbours[line] if other in self.run}
+        kept = []
+        for cells, pins in runs:
+            if owner.get(cells[0] - step) or owner.get(cells[-1] + step):
+                continue
+            for cell in cells:
+                lines_here = owner.get(cell)
+                if lines_here is None:
+                    if owner.get(cell + side) or owner.get(cell - side):
+                        break
+                elif len(lines_here) != 1 or lines_here[0] not in crossing:
+                    break
+            else:
+                kept.append((cells, pins))
+        if len(kept) < len(runs):
+            why = why | {last}
+        return kept, why
 
     def _canonical(self, runs):
         """The runs of the first line crossing the root that are not mirror images of others.
@@ -175,10 +232,10 @@ class _Layout:
         along = 1 if self.orient[self.root] == 0 else 0  # coordinate along the root
         out = []
         for cells, pins in runs:
-            (anchor,) = [cell for _, cell in pins]
+            (anchor,) = [_xy(cell) for _, cell in pins]
             if 2 * anchor[along] > root_length - 1:
                 continue
-            across = [cell[1 - along] for cell in cells]
+            across = [_xy(cell)[1 - along] for cell in cells]
             if -min(across) > max(across):
                 continue
             out.append((cells, pins))
@@ -194,7 +251,9 @@ class _Layout:
         it does not cross, or, when it misses a line it must cross, those).
         """
         length = len(self.members[line])
-        dr, dc = self._step(line)
+        step = self._step(line)
+        side = _ROW + 1 - step  # to the cells beside the line's
+        beyond = length * step
         run = self.run
         owner = self.owner
         pin_at = self.pin_at
@@ -210,37 +269,32 @@ class _Layout:
             else:
                 anchors.append(cell)
         out = []
-        seen: set[Cell] = set()
-        for ar, ac in anchors:
+        # The anchors lie across the line (they are on a line it crosses), so
+        # no start is met twice.
+        for anchor in anchors:
             for t in range(length):
-                sr, sc = ar - t * dr, ac - t * dc
-                start = (sr, sc)
-                if start in seen:
-                    continue
-                seen.add(start)
-                ends = owner.get((sr - dr, sc - dc)) or owner.get((sr + length * dr, sc + length * dc))
+                start = anchor - t * step
+                ends = owner.get(start - step) or owner.get(start + beyond)
                 if ends:
                     why.update(ends)  # the run would run on into another line
                     continue
                 cells = []
                 pins = []
-                r, c = sr, sc
+                cell = start
                 for _ in range(length):
-                    cell = (r, c)
                     cells.append(cell)
                     lines_here = owner.get(cell)
                     if lines_here is None:
-                        side = owner.get((r + dc, c + dr)) or owner.get((r - dc, c - dr))
-                        if side:
-                            why.update(side)  # would touch another line side-on
+                        beside = owner.get(cell + side) or owner.get(cell - side)
+                        if beside:
+                            why.update(beside)  # would touch another line side-on
                             break
                     elif len(lines_here) != 1 or lines_here[0] not in crossing_of:
                         why.update(lines_here)  # a crossing already, or a line it does not cross
                         break
                     else:
                         pins.append((crossing_of[lines_here[0]], cell))
-                    r += dr
-                    c += dc
+                    cell += step
                 else:
                     if len(pins) != crossings:
                         why.update(crossing_of)  # misses a line it must cross
@@ -250,6 +304,8 @@ class _Layout:
 
     def _put(self, line, cells, pins):
         self.run[line] = cells
+        for other in self.crosses[line]:
+            self.placed_crossing[other] += 1
         for cell in cells:
             self.owner.setdefault(cell, []).append(line)
         for copy, cell in pins:
@@ -257,6 +313,8 @@ class _Layout:
             self.pin_at[cell] = copy
 
     def _take(self, line, pins):
+        for other in self.crosses[line]:
+            self.placed_crossing[other] -= 1
         for cell in self.run.pop(line):
             here = self.owner[cell]
             here.remove(line)
@@ -268,9 +326,9 @@ class _Layout:
 
     def positions(self) -> dict[int, Cell]:
         """Every copy's cell: crossing copies where pinned, the others in the remaining cells."""
-        pos = dict(self.pinned)
+        pos = {copy: _xy(cell) for copy, cell in self.pinned.items()}
         for line, cells in self.run.items():
-            free = [cell for cell in cells if cell not in self.pin_at]
+            free = [_xy(cell) for cell in cells if cell not in self.pin_at]
             plain = [i for i in self.members[line] if i not in self.pinned]
             pos.update(zip(plain, free))
         return pos

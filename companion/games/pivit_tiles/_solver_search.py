@@ -60,6 +60,11 @@ _GROUPS = [groups_of(x) for x in range(36)]
 _OTHERS = [
     {g: tuple((p, y) for p, y in enumerate(GROUP_CELLS[g]) if y != x) for g in groups_of(x)} for x in range(36)
 ]
+# _MASK_BITS[x]: x's colour group and its bit there (by design), x's design group and its bit
+# there (by colour).
+_MASK_BITS = [(x % 6, 1 << (x // 6), 6 + x // 6, 1 << (x % 6)) for x in range(36)]
+# _OTHER_CELLS[x][g]: the same cells without their bits.
+_OTHER_CELLS = [{g: tuple(y for _, y in pairs) for g, pairs in others.items()} for others in _OTHERS]
 # _LINE_OPTIONS[(x, g, mask)]: (cells, sub, k) for every choice of other cells
 # `sub` (k of them, largest k first, each in combination order) of the cells of
 # group g in `mask` other than x; cells is sub with x, sorted.
@@ -195,7 +200,7 @@ class LineSearch:
         self.line_cells: list[frozenset[int]] = []  # the concrete cells (not the jokers)
         self.line_members: list[list[int]] = []
         self.nodes = 0
-        self._comp: list[int] = []  # component of each line, computed per node
+        self._comp: list[int] = []  # group of each line (a line of the group), kept by _commit
         self._critical: tuple[int, int] | None = None  # see _components_alive
         # Symmetry breaking (see _cover_copy): the key of the line that covered
         # each copy when it was the copy being covered, and per cell (-1: the
@@ -232,8 +237,9 @@ class LineSearch:
         masks = [0] * 12
         for x in self.present:
             if first_new[x] >= 0 or free_lines[x]:
-                masks[x % 6] |= 1 << (x // 6)
-                masks[6 + x // 6] |= 1 << (x % 6)
+                colour, design_bit, design, colour_bit = _MASK_BITS[x]
+                masks[colour] |= design_bit
+                masks[design] |= colour_bit
         best = -1
         best_copy = -1
         best_count = 1 << 30
@@ -317,8 +323,7 @@ class LineSearch:
         single free slot that can still lead out of it: every finished
         structure then has a line through that slot.
         """
-        comp = self._components()
-        self._comp = comp
+        comp = self._comp
         self._critical = None
         roots = set(comp)
         if len(roots) <= 1 and not tiles_left:
@@ -389,13 +394,14 @@ class LineSearch:
             left = group_new[g] - new_here
             if left >= 1 and left + wilds_out + wilds_in >= need:
                 return True  # enough uncovered tiles of that colour or design
+        others = _OTHER_CELLS[x]
         for g in groups:
             out_cells = 0  # cells with an uncovered copy
             cross_out = 0  # cells with a copy in another group of lines
-            lines_out: set[int] = set()
+            lines_out = 0  # (as bits)
             cross_in = 0  # cells with only copies in this group of lines
-            lines_in: set[int] = set()
-            for _, y in _OTHERS[x][g]:
+            lines_in = 0
+            for y in others[g]:
                 if first_new[y] >= 0:
                     out_cells += 1
                     continue
@@ -405,7 +411,7 @@ class LineSearch:
                 crossed = False
                 for other in free:
                     if comp[other] != here:
-                        lines_out.add(other)
+                        lines_out |= 1 << other
                         crossed = True
                 if crossed:
                     cross_out += 1
@@ -413,12 +419,12 @@ class LineSearch:
                     # Two crossings with one line are impossible: not with `line` itself.
                     for other in free:
                         if other != line:
-                            lines_in.add(other)
+                            lines_in |= 1 << other
                             crossed = True
                     if crossed:
                         cross_in += 1
-            reach_out = out_cells + min(cross_out, len(lines_out)) + wilds_out
-            if reach_out >= 1 and reach_out + min(cross_in, len(lines_in)) + wilds_in >= need:
+            reach_out = out_cells + min(cross_out, lines_out.bit_count()) + wilds_out
+            if reach_out >= 1 and reach_out + min(cross_in, lines_in.bit_count()) + wilds_in >= need:
                 return True
         return False
 
@@ -710,6 +716,13 @@ class LineSearch:
             self.floor[state.target_cell] = state.key
             self.first_key[target] = state.key
         saved_comp = self._comp
+        # The groups of lines with the new one: it joins the groups it crosses.
+        joined = {saved_comp[other] for other in state.crossed}
+        if joined:
+            self._comp = [line if root in joined else root for root in saved_comp]
+            self._comp.append(line)
+        else:
+            self._comp = saved_comp + [line]
         dead_mark = len(self.dead_log)
         ok = (not state.crossed or self._still_drawable(line)) and self._node()
         self._comp = saved_comp

@@ -204,11 +204,21 @@ def tiles_unplaceable(
     tile set.
     """
     ts = get_tileset(tileset)
-    _, cells = _parsed(hand, ts)
-    core_cells = tuple(sorted(set(_parsed(core, ts)[1])))
-    if len(cells) <= 1 or any(x < 0 or x not in cells for x in core_cells):
+    return cells_unplaceable(_parsed(hand, ts)[1], core_cells(core, ts), young)
+
+
+def core_cells(core: list[str], tileset: str | TileSet = "classic") -> tuple[int, ...]:
+    """The distinct cells (design index * 6 + colour index) of the tiles `core`, sorted: the core
+    as `cells_unplaceable` takes it. Raises TileError for a tile that is not in the tile set."""
+    return tuple(sorted(set(_parsed(core, get_tileset(tileset))[1])))
+
+
+def cells_unplaceable(cells: list[int], core: tuple[int, ...], young: bool = False) -> bool:
+    """`tiles_unplaceable` for a hand given as cells (design index * 6 + colour index, -1 for a
+    wild) and a core given by `core_cells`: for a caller that holds hands as counts."""
+    if len(cells) <= 1 or any(x < 0 or x not in cells for x in core):
         return False
-    return placeable(cells, core_cells, 2 if young else 3, CORE_REUSE_STEPS) is False
+    return placeable(cells, core, 2 if young else 3, CORE_REUSE_STEPS) is False
 
 
 def _cell(tile: str, ts: TileSet) -> int:

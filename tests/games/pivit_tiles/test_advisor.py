@@ -307,6 +307,30 @@ def test_the_hard_tiles_of_the_tiles_kept_decide_draws():
     assert advice.solver_calls < 66, advice.solver_calls  # 76 with the whole hand's hard tiles only
 
 
+def test_the_counting_proof_is_asked_only_where_no_hard_tiles_were(monkeypatch):
+    """With hard tiles asked (HAND_HARD_TILES: 2G) the counting proof is not asked again on the
+    hands a trade away (it proved 3 of 2,422 of the bench's); with younger players, whose
+    hard tiles are not asked, it decides most of HAND_YOUNG_HARD's. p_one stays exact."""
+    asked = []
+    proof = advisor_module.few_tiles_proof
+
+    def counted(tiles, ts, young=False):
+        found = proof(tiles, ts, young)
+        asked.append(bool(found))
+        return found
+
+    monkeypatch.setattr(advisor_module, "few_tiles_proof", counted)
+    advice = advise(HAND_HARD_TILES, trades=1, timeout=None, trade_timeout=None)
+    # Asked once: on the hand itself, judged before its hard tiles are known.
+    assert asked == [False] and advice.advice[0].trade == "2G" and advice.unknown == 0
+    ref = Reference()
+    pile = unseen_pile(HAND_HARD_TILES)
+    for a in advice.advice[:3]:
+        assert a.p_one == pytest.approx(float(ref.p_one(HAND_HARD_TILES, a.trade, pile))), a.trade
+    advise(HAND_YOUNG_HARD, young=True, trades=1, timeout=None, trade_timeout=None)
+    assert sum(asked) > 10
+
+
 # A younger players' hand (bench/advisor.py --young, seed 1, the second hand) whose hands
 # a trade away are mostly playable and rarely repaired from the grids found before them:
 # the solver was asked about 39 of them one by one. Left open and offered every grid
@@ -622,3 +646,16 @@ def test_the_repairs_fit_masks_agree_with_line_fault():
         for tile in every:
             fits = bool(mask >> advisor_module._index(tile, ts) & 1)
             assert fits == (line_fault(line + [tile]) is None), (line, tile)
+
+
+def test_hands_as_counts_give_the_solvers_cells():
+    """The advisor hands the hard-tiles search its hands as cells (`_cells`), not tile names:
+    the same cells, in the same order, as the solver parses from the names (`_tiles`)."""
+    from companion.games.pivit_tiles.solver import _parsed
+
+    ts = get_tileset("connect")
+    rng = random.Random(5)
+    for _ in range(200):
+        hand = rng.sample(ts.full_set(), rng.randrange(1, 30))
+        key = advisor_module._key(hand, ts)
+        assert advisor_module._cells(key) == _parsed(advisor_module._tiles(key, ts), ts)[1]

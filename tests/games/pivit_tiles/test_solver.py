@@ -15,7 +15,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from companion.games.pivit_tiles import _solver_core, _solver_search
+from companion.games.pivit_tiles import _solver_core, _solver_layout, _solver_search
 from companion.games.pivit_tiles import solver as solver_module
 from companion.games.pivit_tiles._solver_core import core_proof
 from companion.games.pivit_tiles.check import check_grid
@@ -562,3 +562,67 @@ def test_probes_that_run_out_decide_nothing(monkeypatch, name, hand, young):
 def test_probes_that_run_out_leave_the_grid_to_the_pass_after_them(monkeypatch):
     monkeypatch.setattr(solver_module, "PROBE_EFFORT", (1, 2, 3))
     assert_solved(HEAVY_TAIL.split())
+
+
+def test_the_layout_keeps_a_lines_runs_from_one_placement_earlier(monkeypatch):
+    """The runs a line keeps after another line is placed are exactly those the layout works out afresh.
+
+    Every kept list is compared, in order, with `_runs` on the same state, on
+    the drawings of seeded random hands in both variations; the blame for
+    the runs lost must include the line just placed. Fails if the kept runs
+    miss a line in the way (a touch, a run into a line, a crossing taken) or
+    drop a run that is still free.
+    """
+    compared = []
+    kept = _solver_layout._Layout._kept
+
+    def checked(self, line, last, runs, why):
+        out, blame = kept(self, line, last, runs, why)
+        fresh, _ = self._runs(line)
+        assert out == fresh
+        assert len(out) == len(runs) or last in blame
+        compared.append(len(runs) - len(out))
+        return out, blame
+
+    monkeypatch.setattr(_solver_layout._Layout, "_kept", checked)
+    rng = random.Random(41)
+    for young in (False, True):
+        for _ in range(60):
+            solve(rng.sample(FULL_SET, 24), young=young, timeout=None)
+    assert len(compared) > 500 and sum(n > 0 for n in compared) > 100
+
+
+def test_layout_cells_are_numbered_and_read_back():
+    for r in (-40, -1, 0, 3, 40):
+        for c in (-40, -1, 0, 5, 40):
+            cell = _solver_layout._ORIGIN + r * _solver_layout._ROW + c
+            assert _solver_layout._xy(cell) == (r, c)
+
+
+def test_the_groups_of_lines_follow_each_line_placed(monkeypatch):
+    """The search's groups of lines, carried from line to line, are the groups its crossings make.
+
+    At every node the groups kept by `_commit` are compared with a union
+    of the crossings afresh (`_components`), as a partition of the lines,
+    on seeded random hands in both variations.
+    """
+    alive = _solver_search.LineSearch._components_alive
+    nodes = []
+
+    def partition(comp):
+        groups = {}
+        for line, root in enumerate(comp):
+            groups.setdefault(root, set()).add(line)
+        return sorted(sorted(g) for g in groups.values())
+
+    def checked(self, tiles_left, snap):
+        assert partition(self._comp) == partition(self._components())
+        nodes.append(len(self._comp))
+        return alive(self, tiles_left, snap)
+
+    monkeypatch.setattr(_solver_search.LineSearch, "_components_alive", checked)
+    rng = random.Random(43)
+    for young in (False, True):
+        for _ in range(40):
+            solve(rng.sample(FULL_SET, 24), young=young, timeout=None)
+    assert len(nodes) > 1000 and max(nodes) >= 6
