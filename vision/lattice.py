@@ -643,11 +643,11 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
             if key in tiles:
                 continue
             if ev.outside[i, j] > cfg.min_outside_cut:
-                # Partly outside the photo: tile-black in the part that shows, or too little shows
+                # Partly outside the photo: tile-black in the part that shows (anywhere in the cells
+                # looked at: a loose grid's part may lie apart from the rest), or too little shows
                 # to tell, beside a tile.
                 cut_black = ev.level[i, j] <= cfg.cut_level_ratio * ev.face_level
-                if (ev.dark_inside[i, j] >= cfg.min_missing_dark and black[i, j] and cut_black
-                        and _touches(key, tiles, diagonal=True)) \
+                if (ev.dark_inside[i, j] >= cfg.min_missing_dark and black[i, j] and cut_black) \
                         or (ev.dark_inside[i, j] >= cfg.min_cut_dark and ev.level[i, j] <= strict_black and cut_black
                             and _touches(key, tiles)) \
                         or (ev.outside[i, j] > cfg.max_outside_unseen and _touches(key, tiles)):
@@ -690,15 +690,33 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
         tiles[key] = TileCell(key, ev.offset.get(key, (sum(t.offset[0] for t in near) / len(near),
                                                        sum(t.offset[1] for t in near) / len(near))), False)
     # A design on a tile's black face that no rule above took: a tile the player should be asked about.
+    # So is a clear tile's design (trusted, the tiles' size, four-fold symmetric, ringed by face
+    # in the search itself) whose cell's measures failed: a tile nudged off its node, its face
+    # measured on the cell, not around the design, thins on the sides it left.
     asked = set(missing) | set(cut_off)
-    for key in ev.design:
+    clear = _clear_designs(designs, cfg)
+    for key, k in ev.design.items():
         i, j = key[0] - rect.top, key[1] - rect.left
-        if key not in tiles and key not in asked and ev.outside[i, j] <= cfg.max_outside \
-                and ev.face[i, j] >= cfg.min_lone_face and ev.dark[i, j] >= cfg.min_lone_dark \
-                and askable[i, j]:
+        if key not in tiles and key not in asked and ev.outside[i, j] <= cfg.max_outside and askable[i, j] \
+                and (clear[k] or ev.face[i, j] >= cfg.min_lone_face and ev.dark[i, j] >= cfg.min_lone_dark):
             missing.append(key)
     missing += _partly_hidden(ev, cfg, set(tiles), set(missing) | set(cut_off))
     return [tiles[c] for c in sorted(tiles)], sorted(missing), sorted(cut_off)
+
+
+def _clear_designs(designs: _Designs, cfg: LatticeConfig):
+    """Which of `designs` are clearly a tile's (bool N): trusted, ringed by face all but
+    `clear_design_face` of the way round in the search, four-fold symmetric (`clear_unplaced_asymmetry`)
+    and the size of the trusted ones (`clear_unplaced_area` of their median)."""
+    import numpy as np
+
+    trusted = np.asarray(designs.trusted, bool)
+    if designs.candidates is None or not trusted.any():
+        return np.zeros(len(trusted), bool)
+    ratio = designs.area / float(array_median(designs.area[trusted]))
+    low, high = cfg.clear_unplaced_area
+    return trusted & (ratio >= low) & (ratio <= high) & (designs.asymmetry <= cfg.clear_unplaced_asymmetry) \
+        & (np.asarray(designs.candidates.face) >= cfg.clear_design_face)
 
 
 def _partly_hidden(ev: _Evidence, cfg: LatticeConfig, tiles: set, asked: set) -> list[Cell]:
