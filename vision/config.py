@@ -164,7 +164,7 @@ class LatticeConfig:
     # leaning so that its cell's measures fail, a tile whose design glare has broken open.
     min_lone_face: float = 0.5  # its corners or side middles
     min_lone_dark: float = 0.4  # and its tile-black share
-    # Or a clear tile's design (lattice._clear_designs): ringed by face this share of the way round.
+    # Or a clear tile's design (lattice.clear_designs), ringed by face this share of the way round.
     clear_design_face: float = 0.9
     # Part of a tile showing from under a finger (lattice._partly_hidden): its corners or side
     # middles, its band, one outer side dark along nearly its whole length, as dark as the faces.

@@ -643,15 +643,22 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
             if key in tiles:
                 continue
             if ev.outside[i, j] > cfg.min_outside_cut:
-                # Partly outside the photo: tile-black in the part that shows (anywhere in the cells
-                # looked at: a loose grid's part may lie apart from the rest), or too little shows
+                # Partly outside the photo: tile-black in the part that shows, or too little shows
                 # to tell, beside a tile.
                 cut_black = ev.level[i, j] <= cfg.cut_level_ratio * ev.face_level
-                if (ev.dark_inside[i, j] >= cfg.min_missing_dark and black[i, j] and cut_black) \
+                shows_black = ev.dark_inside[i, j] >= cfg.min_missing_dark and black[i, j] and cut_black
+                if (shows_black and _touches(key, tiles, diagonal=True)) \
                         or (ev.dark_inside[i, j] >= cfg.min_cut_dark and ev.level[i, j] <= strict_black and cut_black
                             and _touches(key, tiles)) \
                         or (ev.outside[i, j] > cfg.max_outside_unseen and _touches(key, tiles)):
                     cut_off.append(key)
+                    continue
+                if shows_black and ev.outside[i, j] <= cfg.max_outside_unseen:
+                    # Apart from the tiles read: a loose tile off the grid (a part of a loose grid)
+                    # running out of the photo. The grid read is whole; that tile is asked about.
+                    # (A sliver of a cell at the photo's edge is too little to tell a tile's black
+                    # from a board's print.)
+                    missing.append(key)
                     continue
             if ev.outside[i, j] > cfg.max_outside or not askable[i, j]:
                 continue
@@ -694,7 +701,11 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
     # in the search itself) whose cell's measures failed: a tile nudged off its node, its face
     # measured on the cell, not around the design, thins on the sides it left.
     asked = set(missing) | set(cut_off)
-    clear = _clear_designs(designs, cfg)
+    trusted = np.asarray(designs.trusted, bool)
+    clear = np.zeros(len(trusted), bool)
+    if designs.candidates is not None and trusted.any():
+        clear = trusted & clear_designs(designs.area, designs.asymmetry, designs.candidates.face, designs.area[trusted],
+                                        cfg.clear_design_face, cfg)
     for key, k in ev.design.items():
         i, j = key[0] - rect.top, key[1] - rect.left
         if key not in tiles and key not in asked and ev.outside[i, j] <= cfg.max_outside and askable[i, j] \
@@ -704,19 +715,13 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
     return [tiles[c] for c in sorted(tiles)], sorted(missing), sorted(cut_off)
 
 
-def _clear_designs(designs: _Designs, cfg: LatticeConfig):
-    """Which of `designs` are clearly a tile's (bool N): trusted, ringed by face all but
-    `clear_design_face` of the way round in the search, four-fold symmetric (`clear_unplaced_asymmetry`)
-    and the size of the trusted ones (`clear_unplaced_area` of their median)."""
-    import numpy as np
-
-    trusted = np.asarray(designs.trusted, bool)
-    if designs.candidates is None or not trusted.any():
-        return np.zeros(len(trusted), bool)
-    ratio = designs.area / float(array_median(designs.area[trusted]))
-    low, high = cfg.clear_unplaced_area
-    return trusted & (ratio >= low) & (ratio <= high) & (designs.asymmetry <= cfg.clear_unplaced_asymmetry) \
-        & (np.asarray(designs.candidates.face) >= cfg.clear_design_face)
+def clear_designs(areas, asymmetry, face, reference, min_face: float, config):
+    """Which designs (their `areas`, `asymmetry` and `face`, arrays) are clearly a tile's: the size of
+    the median of `reference` (`clear_unplaced_area` of it), four-fold symmetric
+    (`clear_unplaced_asymmetry`) and ringed by face (`min_face`). `config`: a LatticeConfig."""
+    ratio = areas / float(array_median(reference))
+    low, high = config.clear_unplaced_area
+    return (ratio >= low) & (ratio <= high) & (asymmetry <= config.clear_unplaced_asymmetry) & (face >= min_face)
 
 
 def _partly_hidden(ev: _Evidence, cfg: LatticeConfig, tiles: set, asked: set) -> list[Cell]:

@@ -22,7 +22,7 @@ from vision.config import DesignConfig, VisionConfig
 from vision.design import array_median, blur_of, median, percentiles
 from vision.errors import ClassifyError, NoTilesError, RetakePhotoError, VisionError
 from vision.find import find_tiles, work_image
-from vision.lattice import Lattice, cell_patch
+from vision.lattice import Lattice, cell_patch, clear_designs
 from vision.occluder import covered_cells
 
 
@@ -141,7 +141,7 @@ def untrusted_designs(lattice: Lattice, candidates, scale: float, tiles, asked, 
     if not trusted.any() or not len(doubted):
         return []
     cfg = config.lattice
-    doubted = doubted[_clear_designs(candidates.areas[doubted], candidates.asymmetry[doubted], candidates.face[doubted],
+    doubted = doubted[clear_designs(candidates.areas[doubted], candidates.asymmetry[doubted], candidates.face[doubted],
                                      candidates.areas[trusted], cfg.min_untrusted_face, cfg)]
     if not len(doubted):
         return []
@@ -226,17 +226,8 @@ def unplaced(lattice: Lattice, seen, cells, config) -> tuple[int, int]:
     placed = seen.areas[~left]
     if not len(placed):
         return int(left.sum()), 0
-    clear = left & _clear_designs(seen.areas, seen.asymmetry, seen.face, placed, config.clear_unplaced_face, config)
+    clear = left & clear_designs(seen.areas, seen.asymmetry, seen.face, placed, config.clear_unplaced_face, config)
     return int(left.sum()), int(clear.sum())
-
-
-def _clear_designs(areas, asymmetry, face, reference, min_face: float, config):
-    """Which designs (their `areas`, `asymmetry` and `face`, arrays) are clearly a tile's: the size of
-    the median of `reference` (`clear_unplaced_area` of it), four-fold symmetric
-    (`clear_unplaced_asymmetry`) and ringed by face (`min_face`). `config`: a LatticeConfig."""
-    ratio = areas / float(array_median(reference))
-    low, high = config.clear_unplaced_area
-    return (ratio >= low) & (ratio <= high) & (asymmetry <= config.clear_unplaced_asymmetry) & (face >= min_face)
 
 
 def read_tile(image, lattice: Lattice, cell, offset, config: VisionConfig):
