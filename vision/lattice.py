@@ -186,6 +186,9 @@ class GridInPlane:
     near_far: float  # the smallest cell's side over the largest, over the tiles
     smallest_cell: float  # pixels: the side of the smallest cell holding a tile
     printed: list[Cell] = field(default_factory=list)  # cells where a design seen was judged print (see _evidence)
+    # Cells asked about only for a clear design on them (see _decide): not counted as asked about
+    # when the first search's designs are placed (pipeline.unplaced) or a finger's cells counted.
+    clear_missing: list[Cell] = field(default_factory=list)
 
 
 def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: LatticeConfig | None = None,
@@ -228,7 +231,7 @@ def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: La
         rect = rectify(image, homography, *box, cfg.cell_px)
         found = _designs(rect, find_config, cfg)
     evidence = _evidence(rect, found, find_config, cfg)
-    tiles, missing, cut_off = _decide(evidence, cfg)
+    tiles, missing, cut_off, clear_missing = _decide(evidence, cfg)
     if not tiles:
         raise LatticeError("no tiles found: the dark shapes in the photo are not tiles with designs")
     # A group of tiles placed on the lattice by a small margin over another place: its tiles'
@@ -240,7 +243,8 @@ def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: La
     lattice = Lattice(homography, 0.0, 0.0, [t.cell for t in tiles], evidence.tile_side)
     lattice.pitch, lattice.angle = _pitch_and_angle(homography, lattice.cells)
     tilt, near_far, smallest = _view(homography, lattice.cells, image.shape)
-    return GridInPlane(lattice, tiles, missing, cut_off, tilt, near_far, smallest, sorted(evidence.printed))
+    return GridInPlane(lattice, tiles, missing, cut_off, tilt, near_far, smallest, sorted(evidence.printed),
+                       clear_missing)
 
 
 def _region(cells, homography, shape, cfg: LatticeConfig) -> tuple[int, int, int, int]:
@@ -571,8 +575,9 @@ def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: 
                      designs, tile, face_level, printed)
 
 
-def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cell], list[Cell]]:
-    """(tiles, cells where a tile may be missing, cells cut off by the photo's edge)."""
+def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cell], list[Cell], list[Cell]]:
+    """(tiles, cells where a tile may be missing, cells cut off by the photo's edge, cells where a tile
+    may be missing asked about only for a clear design on them)."""
     import numpy as np
 
     rect = ev.rect
@@ -706,13 +711,17 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
     if designs.candidates is not None and trusted.any():
         clear = trusted & clear_designs(designs.area, designs.asymmetry, designs.candidates.face, designs.area[trusted],
                                         cfg.clear_design_face, cfg)
+    clear_missing = []
     for key, k in ev.design.items():
         i, j = key[0] - rect.top, key[1] - rect.left
-        if key not in tiles and key not in asked and ev.outside[i, j] <= cfg.max_outside and askable[i, j] \
-                and (clear[k] or ev.face[i, j] >= cfg.min_lone_face and ev.dark[i, j] >= cfg.min_lone_dark):
+        if key in tiles or key in asked or ev.outside[i, j] > cfg.max_outside or not askable[i, j]:
+            continue
+        if ev.face[i, j] >= cfg.min_lone_face and ev.dark[i, j] >= cfg.min_lone_dark:
             missing.append(key)
-    missing += _partly_hidden(ev, cfg, set(tiles), set(missing) | set(cut_off))
-    return [tiles[c] for c in sorted(tiles)], sorted(missing), sorted(cut_off)
+        elif clear[k]:
+            clear_missing.append(key)
+    missing += _partly_hidden(ev, cfg, set(tiles), set(missing) | set(cut_off) | set(clear_missing))
+    return [tiles[c] for c in sorted(tiles)], sorted(missing), sorted(cut_off), sorted(clear_missing)
 
 
 def clear_designs(areas, asymmetry, face, reference, min_face: float, config):
