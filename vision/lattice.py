@@ -186,6 +186,9 @@ class GridInPlane:
     near_far: float  # the smallest cell's side over the largest, over the tiles
     smallest_cell: float  # pixels: the side of the smallest cell holding a tile
     printed: list[Cell] = field(default_factory=list)  # cells where a design seen was judged print (see _evidence)
+    # Cells asked about only for a clear design on them (see _decide): not counted as asked about
+    # when the first search's designs are placed (pipeline.unplaced) or a finger's cells counted.
+    clear_missing: list[Cell] = field(default_factory=list)
 
 
 def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: LatticeConfig | None = None,
@@ -228,7 +231,7 @@ def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: La
         rect = rectify(image, homography, *box, cfg.cell_px)
         found = _designs(rect, find_config, cfg)
     evidence = _evidence(rect, found, find_config, cfg)
-    tiles, missing, cut_off = _decide(evidence, cfg)
+    tiles, missing, cut_off, clear_missing = _decide(evidence, cfg)
     if not tiles:
         raise LatticeError("no tiles found: the dark shapes in the photo are not tiles with designs")
     # A group of tiles placed on the lattice by a small margin over another place: its tiles'
@@ -240,7 +243,8 @@ def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: La
     lattice = Lattice(homography, 0.0, 0.0, [t.cell for t in tiles], evidence.tile_side)
     lattice.pitch, lattice.angle = _pitch_and_angle(homography, lattice.cells)
     tilt, near_far, smallest = _view(homography, lattice.cells, image.shape)
-    return GridInPlane(lattice, tiles, missing, cut_off, tilt, near_far, smallest, sorted(evidence.printed))
+    return GridInPlane(lattice, tiles, missing, cut_off, tilt, near_far, smallest, sorted(evidence.printed),
+                       clear_missing)
 
 
 def _region(cells, homography, shape, cfg: LatticeConfig) -> tuple[int, int, int, int]:
@@ -571,8 +575,9 @@ def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: 
                      designs, tile, face_level, printed)
 
 
-def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cell], list[Cell]]:
-    """(tiles, cells where a tile may be missing, cells cut off by the photo's edge)."""
+def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cell], list[Cell], list[Cell]]:
+    """(tiles, cells where a tile may be missing, cells cut off by the photo's edge, cells where a tile
+    may be missing asked about only for a clear design on them)."""
     import numpy as np
 
     rect = ev.rect
@@ -646,12 +651,19 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
                 # Partly outside the photo: tile-black in the part that shows, or too little shows
                 # to tell, beside a tile.
                 cut_black = ev.level[i, j] <= cfg.cut_level_ratio * ev.face_level
-                if (ev.dark_inside[i, j] >= cfg.min_missing_dark and black[i, j] and cut_black
-                        and _touches(key, tiles, diagonal=True)) \
+                shows_black = ev.dark_inside[i, j] >= cfg.min_missing_dark and black[i, j] and cut_black
+                if (shows_black and _touches(key, tiles, diagonal=True)) \
                         or (ev.dark_inside[i, j] >= cfg.min_cut_dark and ev.level[i, j] <= strict_black and cut_black
                             and _touches(key, tiles)) \
                         or (ev.outside[i, j] > cfg.max_outside_unseen and _touches(key, tiles)):
                     cut_off.append(key)
+                    continue
+                if shows_black and ev.outside[i, j] <= cfg.max_outside_unseen:
+                    # Apart from the tiles read: a loose tile off the grid (a part of a loose grid)
+                    # running out of the photo. The grid read is whole; that tile is asked about.
+                    # (A sliver of a cell at the photo's edge is too little to tell a tile's black
+                    # from a board's print.)
+                    missing.append(key)
                     continue
             if ev.outside[i, j] > cfg.max_outside or not askable[i, j]:
                 continue
@@ -690,15 +702,35 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
         tiles[key] = TileCell(key, ev.offset.get(key, (sum(t.offset[0] for t in near) / len(near),
                                                        sum(t.offset[1] for t in near) / len(near))), False)
     # A design on a tile's black face that no rule above took: a tile the player should be asked about.
+    # So is a clear tile's design (trusted, the tiles' size, four-fold symmetric, ringed by face
+    # in the search itself) whose cell's measures failed: a tile nudged off its node, its face
+    # measured on the cell, not around the design, thins on the sides it left.
     asked = set(missing) | set(cut_off)
-    for key in ev.design:
+    trusted = np.asarray(designs.trusted, bool)
+    clear = np.zeros(len(trusted), bool)
+    if designs.candidates is not None and trusted.any():
+        clear = trusted & clear_designs(designs.area, designs.asymmetry, designs.candidates.face, designs.area[trusted],
+                                        cfg.clear_design_face, cfg)
+    clear_missing = []
+    for key, k in ev.design.items():
         i, j = key[0] - rect.top, key[1] - rect.left
-        if key not in tiles and key not in asked and ev.outside[i, j] <= cfg.max_outside \
-                and ev.face[i, j] >= cfg.min_lone_face and ev.dark[i, j] >= cfg.min_lone_dark \
-                and askable[i, j]:
+        if key in tiles or key in asked or ev.outside[i, j] > cfg.max_outside or not askable[i, j]:
+            continue
+        if ev.face[i, j] >= cfg.min_lone_face and ev.dark[i, j] >= cfg.min_lone_dark:
             missing.append(key)
-    missing += _partly_hidden(ev, cfg, set(tiles), set(missing) | set(cut_off))
-    return [tiles[c] for c in sorted(tiles)], sorted(missing), sorted(cut_off)
+        elif clear[k]:
+            clear_missing.append(key)
+    missing += _partly_hidden(ev, cfg, set(tiles), set(missing) | set(cut_off) | set(clear_missing))
+    return [tiles[c] for c in sorted(tiles)], sorted(missing), sorted(cut_off), sorted(clear_missing)
+
+
+def clear_designs(areas, asymmetry, face, reference, min_face: float, config):
+    """Which designs (their `areas`, `asymmetry` and `face`, arrays) are clearly a tile's: the size of
+    the median of `reference` (`clear_unplaced_area` of it), four-fold symmetric
+    (`clear_unplaced_asymmetry`) and ringed by face (`min_face`). `config`: a LatticeConfig."""
+    ratio = areas / float(array_median(reference))
+    low, high = config.clear_unplaced_area
+    return (ratio >= low) & (ratio <= high) & (asymmetry <= config.clear_unplaced_asymmetry) & (face >= min_face)
 
 
 def _partly_hidden(ev: _Evidence, cfg: LatticeConfig, tiles: set, asked: set) -> list[Cell]:

@@ -22,7 +22,7 @@ from vision.config import DesignConfig, VisionConfig
 from vision.design import array_median, blur_of, median, percentiles
 from vision.errors import ClassifyError, NoTilesError, RetakePhotoError, VisionError
 from vision.find import find_tiles, work_image
-from vision.lattice import Lattice, cell_patch
+from vision.lattice import Lattice, cell_patch, clear_designs
 from vision.occluder import covered_cells
 
 
@@ -75,7 +75,8 @@ class ReadResult:
 
 
 def _locate(image, config: VisionConfig):
-    """(lattice in `image` pixels, tiles, cells where a tile may be missing).
+    """(lattice in `image` pixels, tiles, cells where a tile may be missing, cells where one may be
+    missing for a clear design only (GridInPlane.clear_missing), the first search's clean designs).
 
     The table plane's homography from the designs found (vision.plane), at a
     higher resolution if the tiles are small, then the lattice fitted in the
@@ -119,11 +120,11 @@ def _locate(image, config: VisionConfig):
     seen = Seen(candidates.centres[trusted] / scale, candidates.areas[trusted], candidates.face[trusted],
                 candidates.asymmetry[trusted])
     missing = list(grid.missing)
-    asked = missing + list(grid.cut_off)
+    asked = missing + list(grid.cut_off) + list(grid.clear_missing)
     missing += faceless_tiles(grid.lattice, candidates, scale, [t.cell for t in grid.tiles], asked, config)
     missing += untrusted_designs(grid.lattice, candidates, scale, [t.cell for t in grid.tiles], missing + asked,
                                  config)
-    return grid.lattice, grid.tiles, missing, seen
+    return grid.lattice, grid.tiles, missing, grid.clear_missing, seen
 
 
 def untrusted_designs(lattice: Lattice, candidates, scale: float, tiles, asked, config: VisionConfig) -> list:
@@ -141,7 +142,7 @@ def untrusted_designs(lattice: Lattice, candidates, scale: float, tiles, asked, 
     if not trusted.any() or not len(doubted):
         return []
     cfg = config.lattice
-    doubted = doubted[_clear_designs(candidates.areas[doubted], candidates.asymmetry[doubted], candidates.face[doubted],
+    doubted = doubted[clear_designs(candidates.areas[doubted], candidates.asymmetry[doubted], candidates.face[doubted],
                                      candidates.areas[trusted], cfg.min_untrusted_face, cfg)]
     if not len(doubted):
         return []
@@ -226,17 +227,8 @@ def unplaced(lattice: Lattice, seen, cells, config) -> tuple[int, int]:
     placed = seen.areas[~left]
     if not len(placed):
         return int(left.sum()), 0
-    clear = left & _clear_designs(seen.areas, seen.asymmetry, seen.face, placed, config.clear_unplaced_face, config)
+    clear = left & clear_designs(seen.areas, seen.asymmetry, seen.face, placed, config.clear_unplaced_face, config)
     return int(left.sum()), int(clear.sum())
-
-
-def _clear_designs(areas, asymmetry, face, reference, min_face: float, config):
-    """Which designs (their `areas`, `asymmetry` and `face`, arrays) are clearly a tile's: the size of
-    the median of `reference` (`clear_unplaced_area` of it), four-fold symmetric
-    (`clear_unplaced_asymmetry`) and ringed by face (`min_face`). `config`: a LatticeConfig."""
-    ratio = areas / float(array_median(reference))
-    low, high = config.clear_unplaced_area
-    return (ratio >= low) & (ratio <= high) & (asymmetry <= config.clear_unplaced_asymmetry) & (face >= min_face)
 
 
 def read_tile(image, lattice: Lattice, cell, offset, config: VisionConfig):
@@ -435,7 +427,9 @@ def read_image(
     cfg = config or VisionConfig()
     use_opencv_threads(cfg)
     colours = get_tileset(tileset).colours
-    lattice, found, missing, seen = _locate(image, cfg)
+    # Cells asked about for a clear design only are left out of the finger's count and the designs'
+    # placing: a design clear in both searches yet on no tile read is `unplaced`'s to refuse.
+    lattice, found, missing, clear_missing, seen = _locate(image, cfg)
     covered = covered_cells(image, lattice, [t.cell for t in found], missing, cfg.occluder)
     if len(covered) >= cfg.occluder.refuse_cells:
         raise RetakePhotoError(
@@ -470,6 +464,7 @@ def read_image(
         raise RetakePhotoError(
             f"{left_out} of the tiles in the photo could not be placed on the grid: make sure nothing covers "
             "them and take the photo again from above the whole grid", "unplaced")
+    missing += clear_missing
     limit = blur_limit(blurs, tile_px, cfg.design)
     doubts = [d or blur_doubt(b, limit, design.confidence, cfg.design)
               for d, b, design in zip(doubts, tile_blurs, designs)]

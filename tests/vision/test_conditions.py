@@ -61,8 +61,8 @@ LONG = {
     "mixed": (0.8857, 19, 0),
     "large": (1.0, 21, 0),
     "occluded": (0.1302, 0, 4),  # 20 refused "covered" (a finger over 2+ cells; asking: 0.7615, 11 cw)
-    "cutoff": (0.1379, 3, 1),  # 13: a tile with a corner in the picture dropped unflagged
-    "extreme": (0.6594, 10, 1),  # photo 14 read again (refused "unsure" while 10 of 12 tiles were unsure: 0.6021)
+    "cutoff": (0.1379, 3, 0),  # 13: a loose tile with a corner in the picture, asked about
+    "extreme": (0.6594, 10, 0),  # photo 14 read again (refused "unsure" while 10 of 12 tiles were unsure: 0.6021)
 }
 
 

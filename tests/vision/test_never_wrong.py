@@ -1,0 +1,43 @@
+"""A tile the reader cannot read is asked about, or the photo refused: never dropped without a
+word (issue 12, "never confidently wrong"). Each case is an evaluation set's photo (1200x900)
+where a tile was dropped unflagged before."""
+from __future__ import annotations
+
+import pytest
+
+from .test_refusals import _read_and_score
+
+
+def test_a_nudged_tile_with_a_clear_design_is_asked_about():
+    # The "tinted" photo 100: a blue circle under a highlight on a tile nudged a fifth of a cell
+    # off its node. The search found its design clean (trusted, ringed by face all round, the
+    # tiles' size), but the cell, measured at its node, showed face on two sides only (0.39 of
+    # its corners and side middles against the 0.4 a trusted design's cell needs) and the tile
+    # was dropped without a word; now its cell is "a tile may be missing here".
+    photo, result, score = _read_and_score("tinted", 100)
+    assert score.confidently_wrong == 0 and score.missing == 1
+    assert score.correct == len(photo.cells) - 1
+
+
+@pytest.mark.parametrize("seed", [13, 58])
+def test_a_tile_running_out_of_the_photo_apart_from_the_grid_is_asked_about(seed):
+    # The "cutoff" photos 13 and 58: a loose grid's part moved out of the picture, one tile's
+    # corner left in it, two cells from the nearest tile read. Its black ran out of the photo
+    # but, touching no tile read, was taken neither for the grid going on outside it nor for a
+    # tile: it was dropped without a word. Now its cell is "a tile may be missing here", and
+    # the grid read stays whole.
+    photo, result, score = _read_and_score("cutoff", seed)
+    assert score.confidently_wrong == 0 and score.missing == 1
+    assert score.correct == len(photo.cells) - 1
+
+
+@pytest.mark.parametrize("condition, seed", [("cloth", 42), ("extreme", 17)])
+def test_part_of_a_tile_s_face_with_its_outer_edge_is_asked_about(condition, seed):
+    # The "cloth" photo 42: a large red circle under a highlight, nudged, runs out through its
+    # tile's margin; the cell shows the face on its two sides away from the circle (corners and
+    # side middles 0.41 dark), the side where no tile stands dark along its length. The
+    # "extreme" photo 17: a far, blurred tile half a cell off its node, its thick side in view
+    # (1.23 times as light as the faces). Each was dropped without a word; now the cell is "a
+    # tile may be missing here", as a tile's face showing from under a finger is.
+    photo, result, score = _read_and_score(condition, seed)
+    assert score.confidently_wrong == 0 and score.missing == 1
