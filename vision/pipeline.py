@@ -38,6 +38,9 @@ class ReadResult:
     origin: tuple[int, int] = (0, 0)  # lattice cell of grid cell (0, 0)
     samples: dict[tuple[int, int], ColourSample] = field(default_factory=dict, repr=False)  # by grid cell
     offsets: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict, repr=False)  # tile off its node
+    # Where each tile's middle lies across the photo (x, y from -1 to 1), by grid cell: where the light
+    # was estimated (vision.colour.classify_colours).
+    positions: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict, repr=False)
     # Grid cells where a tile may be missing: the reader saw part of a tile there (black
     # face) but could not read it. In the tiles' frame; may lie outside their bounding box.
     missing: list[tuple[int, int]] = field(default_factory=list)
@@ -491,6 +494,7 @@ def read_image(
     top, left = assembled.origin
     by_cell = {(cell[0] - top, cell[1] - left): sample for cell, sample in zip(cells, samples)}
     offset_by_cell = {(cell[0] - top, cell[1] - left): off for cell, off in zip(cells, offsets)}
+    position_by_cell = {(cell[0] - top, cell[1] - left): (float(x), float(y)) for cell, (x, y) in zip(cells, positions)}
     elapsed = (time.perf_counter() - t0) * 1000
     return ReadResult(
         tiles=assembled.tiles,
@@ -501,6 +505,7 @@ def read_image(
         origin=assembled.origin,
         samples=by_cell,
         offsets=offset_by_cell,
+        positions=position_by_cell,
         missing=sorted((r - top, c - left) for r, c in set(missing)),
     )
 

@@ -38,3 +38,13 @@ def test_a_highlight_in_its_lamps_own_colour_is_taken_off_a_design():
     # star with a blob, 0.04). In the highlight's own colour it is grey, and the star reads sure.
     photo, _, score = _read_and_score("tinted", 57)
     assert score.exact and score.correct == len(photo.cells)
+
+
+@pytest.mark.parametrize("seed", [8, 31, 71])
+def test_a_pale_paint_follows_a_strong_cast_further_than_the_light(seed):
+    # 8: two purples under a warm lamp; 31 and 71: a white under a warm or a cool one. Read right
+    # but "not sure" (colour 0.39-0.44): the light's fit, led by the saturated paints and held
+    # towards no cast, leaves a pale paint about half as far again short of its reference under
+    # a strong cast. Judged against the paints where that light leaves them (CAST_RESPONSE), sure.
+    photo, _, score = _read_and_score("tinted", seed)
+    assert score.exact and score.correct == len(photo.cells)
