@@ -45,6 +45,14 @@ DEFAULT_PAINTS: dict[str, tuple[float, float]] = {
 # Each channel is floored at this fraction of the brightest, so a channel lost in
 # noise (the green of a red paint) cannot push a colour to infinity.
 CHANNEL_FLOOR = 0.02
+# How much further than the light's estimated cast each paint is moved by it: under the light's
+# correction (`estimate_light`, one offset for every paint's own chromaticity), a paint at a tile
+# where the light's offset is o still lies CAST_RESPONSE[paint] * o off its reference. The fit is
+# held towards no cast by its prior and led by the saturated paints, whose weak channel hardly
+# moves; the pale ones, white and purple, with no weak channel, follow a strong cast about 1.6
+# times as far as the estimate. Measured on the tiles of tinted seeds 0-119 (1200x900) by
+# bench/paint_response.py.
+CAST_RESPONSE: dict[str, float] = {"R": 0.15, "O": 0.08, "Y": 0.23, "G": 0.18, "B": 0.12, "P": 0.68, "W": 0.57}
 
 
 @dataclass
@@ -403,19 +411,14 @@ def classify_colours(
         return []
     chroma = log_chroma([s.design_bgr for s in samples]).astype(np.float64)
     pos = np.zeros((n, 2)) if positions is None else np.asarray(positions, np.float64).reshape(n, 2)
-    # Wilds first, with the light as it is: the share of a wild's third colour is far
-    # from a single paint's (0.15 and more against 0.03 at most), cast or not.
-    pixels = _design_pixels(samples, cfg)  # every design's pixels' chromaticities, for both calls below
-    third = _third_shares(samples, paints_arr, None, pos, cfg, pixels)
-    single = third < cfg.wild_min_share
-    light = estimate_light(chroma[single], pos[single], paints_arr, cfg)
-    in_light = {int(k): i for i, k in enumerate(np.nonzero(single)[0])}  # tile -> its row in the light's fit
-    shares = _third_shares(samples, paints_arr, light, pos, cfg, pixels)
+    light, in_light, shares = _photo_light(samples, chroma, pos, paints_arr, cfg)
+    response = np.array([CAST_RESPONSE[c] for c in letters], np.float64)[:, None]
     readings = []
     for k, sample in enumerate(samples):
         row = in_light.get(k)
         corrected = light.correct_without(chroma[k], pos[k], row)
-        d = np.sqrt(((paints_arr - corrected) ** 2).sum(axis=1))
+        # Each paint where the light's correction leaves it under the cast found at the tile.
+        d = np.sqrt(((paints_arr + response * light.offset_at(pos[k]) - corrected) ** 2).sum(axis=1))
         order = np.argsort(d)
         best, second = float(d[order[0]]), float(d[order[1]])
         margin = max(0.0, min(1.0, (second - best) / (second + best))) if second + best > 0 else 1.0
@@ -433,6 +436,43 @@ def classify_colours(
         readings.append(ColourReading(colour, confidence, (float(corrected[0]), float(corrected[1])),
                                       light.colour_at(pos[k])))
     return readings
+
+
+def _photo_light(samples, chroma, positions, paints_arr, cfg: ColourConfig):
+    """(light, rows, shares) of one photo's designs: the light estimated from the designs painted in
+    one colour (estimate_light), each of those designs' row in its fit (design index -> row), and each
+    design's third-colour share under it (_third_shares)."""
+    import numpy as np
+
+    # Wilds first, with the light as it is: the share of a wild's third colour is far
+    # from a single paint's (0.15 and more against 0.03 at most), cast or not.
+    pixels = _design_pixels(samples, cfg)  # every design's pixels' chromaticities, for both calls below
+    third = _third_shares(samples, paints_arr, None, positions, cfg, pixels)
+    single = third < cfg.wild_min_share
+    light = estimate_light(chroma[single], positions[single], paints_arr, cfg)
+    rows = {int(k): i for i, k in enumerate(np.nonzero(single)[0])}  # tile -> its row in the light's fit
+    return light, rows, _third_shares(samples, paints_arr, light, positions, cfg, pixels)
+
+
+def cast_residuals(samples: list[ColourSample], colours: str, painted: str, positions,
+                   config: ColourConfig | None = None):
+    """(offsets, residuals) of the designs of one photo of the tile set of `colours` whose paints are
+    known (`painted`, a colour letter per design; a wild's "*" is left out): the light's offset at
+    each (LightEstimate.offset_at) and how far its log-chromaticity, corrected as classify_colours
+    corrects it, lies from its paint's reference (N x 2 each). What CAST_RESPONSE is measured from
+    (bench/paint_response.py)."""
+    import numpy as np
+
+    cfg = config or ColourConfig()
+    paints_arr = np.array(list(paints_for(colours).values()), np.float64)
+    chroma = log_chroma([s.design_bgr for s in samples]).astype(np.float64)
+    pos = np.asarray(positions, np.float64).reshape(len(samples), 2)
+    light, rows, _ = _photo_light(samples, chroma, pos, paints_arr, cfg)
+    known = [k for k, c in enumerate(painted) if c != WILD_COLOUR]
+    offsets = np.array([light.offset_at(pos[k]) for k in known]).reshape(-1, 2)
+    residuals = np.array([light.correct_without(chroma[k], pos[k], rows.get(k)) - DEFAULT_PAINTS[painted[k]]
+                          for k in known]).reshape(-1, 2)
+    return offsets, residuals
 
 
 @dataclass
@@ -465,13 +505,16 @@ class LightEstimate:
         return floored(_corrected_own(unfloored(chroma), position,
                                       self.coefficients if coefficients is None else coefficients))
 
+    def offset_at(self, position):
+        """The cast at `position`: the offset the light adds to every paint's own (ln R/G, ln B/G) there."""
+        return _offset(self.coefficients, position)
+
     def colour_at(self, position) -> tuple[float, float, float]:
         """The light's own colour at `position` as linear B, G, R scaled to mean 1: what a white (or a
         highlight, the lamp mirrored) looks like there."""
         import numpy as np
 
-        c = self.coefficients
-        offset = c[1:3] + position[0] * c[3:5] + position[1] * c[5:7]
+        offset = self.offset_at(position)
         bgr = np.exp([offset[1], 0.0, offset[0]])
         return tuple(float(v) for v in bgr / bgr.mean())
 
@@ -494,8 +537,12 @@ def _corrected_own(own, position, c):
     they are in the reference light."""
     import numpy as np
 
-    offset = c[1:3] + position[0] * c[3:5] + position[1] * c[5:7]
-    return (np.asarray(own, np.float64) - offset) / (1.0 + c[0])
+    return (np.asarray(own, np.float64) - _offset(c, position)) / (1.0 + c[0])
+
+
+def _offset(c, position):
+    """The offset of the light `c` (LightEstimate.coefficients) at `position` (x, y; arrays broadcast)."""
+    return c[1:3] + position[0] * c[3:5] + position[1] * c[5:7]
 
 
 def estimate_light(chroma, positions, paints, config: ColourConfig | None = None) -> LightEstimate:

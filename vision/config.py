@@ -213,6 +213,12 @@ class DesignConfig:
     chroma_share: float = 0.35  # and is at least this share of its brightness where least glared (a white's is 0.17-0.27)
     glare_contrast: float = 40.0  # and whose dimmest channel shows a highlight this much above its median
     tinted_light: float = 1.1  # a design not sure is read again in white light when the light's strongest channel is this many times its weakest
+    # A cell the search left "a tile may be missing here" is a tile when its design, cut at its node,
+    # reads at least this sure (pipeline.read_asked): well past SURE_AT, since the search did not trust
+    # that design. On seeds 12-47 of board, occluded, mixed, large, groups, packed and extreme and
+    # 0-119 of tinted, such designs read wrong (print, a finger, a glared wild) at most 0.37; right 0.49
+    # (under a finger) and 0.70-0.94 (under a highlight).
+    asked_sure: float = 0.6
     clipped_chroma: int = 8  # a pixel whose brightest channel is clipped (250+) and this much chroma is paint
     # The band along the design window's border (a fraction of the tile) where thin lines (the
     # tile's edge, the table) are opened away before the design is picked (design.design_mask).

@@ -38,6 +38,9 @@ class ReadResult:
     origin: tuple[int, int] = (0, 0)  # lattice cell of grid cell (0, 0)
     samples: dict[tuple[int, int], ColourSample] = field(default_factory=dict, repr=False)  # by grid cell
     offsets: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict, repr=False)  # tile off its node
+    # Where each tile's middle lies across the photo (x, y from -1 to 1), by grid cell: where the light
+    # was estimated (vision.colour.classify_colours).
+    positions: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict, repr=False)
     # Grid cells where a tile may be missing: the reader saw part of a tile there (black
     # face) but could not read it. In the tiles' frame; may lie outside their bounding box.
     missing: list[tuple[int, int]] = field(default_factory=list)
@@ -287,6 +290,24 @@ def read_tiles(image, lattice: Lattice, tiles, config: VisionConfig) -> list:
     return out
 
 
+def read_asked(image, lattice: Lattice, found, asked, missing, config: VisionConfig) -> list:
+    """(tile, read_tiles' reading) of each tile `found`, and of each `asked` cell (one the search left
+    "a tile may be missing here") whose design, cut at its node, reads at least `DesignConfig.asked_sure`
+    sure: that cell taken out of `missing`, as a tile with no doubt. The search did not trust the design it found there (a highlight
+    bent its outline or broke its ring of face); the tile's black face is there, on a node of the
+    lattice, and the design's own reading, as any tile's, says whether it can be read."""
+    from vision.lattice import TileCell
+
+    cuts = [(t.cell, t.offset) for t in found] + [(cell, (0.0, 0.0)) for cell in asked]
+    readings = read_tiles(image, lattice, cuts, config)
+    out = list(zip(found, readings))
+    for cell, reading in zip(asked, readings[len(found):]):
+        if reading is not None and reading[1].confidence >= config.design.asked_sure:
+            missing.remove(cell)
+            out.append((TileCell(cell, (0.0, 0.0), False), reading))
+    return out
+
+
 def blur_limit(blurs: list[float], tile_px: float, config: DesignConfig) -> float:
     """The blur past which a tile of the photo is not sure, from its tiles' `blurs`; raises
     RetakePhotoError ("blurred") for a photo too blurred to read.
@@ -435,10 +456,14 @@ def read_image(
         raise RetakePhotoError(
             f"a finger or a hand covers part of the grid ({len(covered)} places where a tile may be hidden): "
             "take the photo again with nothing over the tiles", "covered")
+    # A cell the search left "a tile may be missing here" (a tile's black face there, its design not
+    # trusted: a highlight bent its outline or broke its ring of face) is read as a tile is, cut at
+    # its node; a design read well sure there is the tile's (read_asked).
+    asked = [cell for cell in missing if cell not in covered]
     missing += covered
     tile_px = lattice.pitch * lattice.tile
     cells, designs, samples, offsets, doubts, blurs, tile_blurs, patches = [], [], [], [], [], [], [], []
-    for tile, reading in zip(found, read_tiles(image, lattice, [(t.cell, t.offset) for t in found], cfg)):
+    for tile, reading in read_asked(image, lattice, found, asked, missing, cfg):
         if reading is None:
             # Black face but no design that can be read: a tile may be there, turned over or
             # covered; the player is asked rather than told it is empty.
@@ -486,6 +511,7 @@ def read_image(
     top, left = assembled.origin
     by_cell = {(cell[0] - top, cell[1] - left): sample for cell, sample in zip(cells, samples)}
     offset_by_cell = {(cell[0] - top, cell[1] - left): off for cell, off in zip(cells, offsets)}
+    position_by_cell = {(cell[0] - top, cell[1] - left): (float(x), float(y)) for cell, (x, y) in zip(cells, positions)}
     elapsed = (time.perf_counter() - t0) * 1000
     return ReadResult(
         tiles=assembled.tiles,
@@ -496,6 +522,7 @@ def read_image(
         origin=assembled.origin,
         samples=by_cell,
         offsets=offset_by_cell,
+        positions=position_by_cell,
         missing=sorted((r - top, c - left) for r, c in set(missing)),
     )
 

@@ -339,3 +339,20 @@ def test_the_linear_table_never_falls():
     # colour_sample takes each channel's least linear value from its least byte.
     table = to_linear(np.arange(256, dtype=np.uint8))
     assert np.all(np.diff(table) >= 0)
+
+
+def test_cast_residuals_are_the_readings_corrected_off_their_paints():
+    # What bench/paint_response.py measures CAST_RESPONSE from: each known paint's corrected
+    # chromaticity as classify_colours gives it, less its reference, beside the light's offset there.
+    from vision.colour import cast_residuals
+
+    colours = "ROYGBW"
+    painted = "".join(c for c in colours for _ in "135")
+    samples = [_sample(PAINT_BGR[c], design=d, gains=(0.65, 0.85, 1.35)) for c in colours for d in "135"]
+    positions = np.linspace(-1, 1, 2 * len(samples)).reshape(-1, 2)
+    offsets, residuals = cast_residuals(samples, colours, painted, positions)
+    readings = classify_colours(samples, colours, positions=positions)
+    expected = np.array([r.chroma for r in readings]) - [DEFAULT_PAINTS[c] for c in painted]
+    assert np.abs(residuals - expected).max() < 1e-9
+    assert offsets.shape == (len(samples), 2) and offsets[:, 0].min() > 0.3  # a warm cast: redder everywhere
+

@@ -55,7 +55,7 @@ LONG = {
     "cloth": (0.996, 22, 0),
     "wood": (1.0, 24, 0),
     "groups": (0.9974, 20, 0),  # 0: blues of 29 px past the blur limit; 5: a green star unsure (0.24)
-    "tinted": (1.0, 23, 0),  # 8: two purples under a full tungsten cast (colour 0.42-0.43)
+    "tinted": (1.0, 24, 0),  # 8, two purples under a full tungsten cast, read sure (colour.CAST_RESPONSE)
     "packed": (1.0, 24, 0),
     "rough": (0.9718, 23, 0),
     "mixed": (0.8857, 19, 0),
