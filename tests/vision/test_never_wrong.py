@@ -38,6 +38,7 @@ def test_part_of_a_tile_s_face_with_its_outer_edge_is_asked_about(condition, see
     # side middles 0.41 dark), the side where no tile stands dark along its length. The
     # "extreme" photo 17: a far, blurred tile half a cell off its node, its thick side in view
     # (1.23 times as light as the faces). Each was dropped without a word; now the cell is "a
-    # tile may be missing here", as a tile's face showing from under a finger is.
+    # tile may be missing here", as a tile's face showing from under a finger is. (Cloth 42's
+    # asked-about cell then reads as its tile, sure: pipeline.read_asked.)
     photo, result, score = _read_and_score(condition, seed)
-    assert score.confidently_wrong == 0 and score.missing == 1
+    assert score.confidently_wrong == 0 and (score.missing == 1 or score.exact)
