@@ -21,7 +21,7 @@ from vision.colour import Calibration, ColourSample, classify_colours, colour_sa
 from vision.config import DesignConfig, VisionConfig
 from vision.design import array_median, blur_of, median, percentiles
 from vision.errors import ClassifyError, NoTilesError, RetakePhotoError, VisionError
-from vision.find import find_tiles, work_image
+from vision.find import face_levels, find_tiles, work_image
 from vision.lattice import Lattice, cell_patch
 from vision.occluder import covered_cells
 
@@ -116,8 +116,8 @@ def _locate(image, config: VisionConfig):
         far = np.abs(at - np.rint(at)).max(axis=1) > config.plane.lone_join_offset
         trusted = trusted.copy()
         trusted[np.asarray(plane.off_grid)[far]] = False
-    seen = Seen(candidates.centres[trusted] / scale, candidates.areas[trusted], candidates.face[trusted],
-                candidates.asymmetry[trusted])
+    seen = Seen(candidates.centres[trusted] / scale, candidates.areas[trusted] / scale ** 2, candidates.face[trusted],
+                candidates.asymmetry[trusted], face_levels(candidates, np.nonzero(trusted)[0]))
     missing = list(grid.missing)
     asked = missing + list(grid.cut_off)
     missing += faceless_tiles(grid.lattice, candidates, scale, [t.cell for t in grid.tiles], asked, config)
@@ -133,8 +133,6 @@ def untrusted_designs(lattice: Lattice, candidates, scale: float, tiles, asked, 
     from the design onto the face opens the ring where it lies, so such a tile is not trusted, sits on
     no cell read and counts for no tile left out (`unplaced`): it would be dropped without a word."""
     import numpy as np
-
-    from vision.find import face_levels
 
     trusted = np.asarray(candidates.trusted, bool)
     doubted = np.nonzero(~trusted)[0]
@@ -197,9 +195,10 @@ class Seen:
     """The clean designs of the first search (trusted candidates), in image pixels."""
 
     centres: Any  # N x 2 (x, y)
-    areas: Any  # N, in work-image pixels (compared with each other only)
+    areas: Any  # N, in image pixels
     face: Any  # N
     asymmetry: Any  # N
+    levels: Any = None  # N: the brightness of the black around each over the table's (find.face_levels)
 
 
 def _on_cells(lattice: Lattice, centres, cells, config):
@@ -226,8 +225,30 @@ def unplaced(lattice: Lattice, seen, cells, config) -> tuple[int, int]:
     placed = seen.areas[~left]
     if not len(placed):
         return int(left.sum()), 0
+    left &= _could_be_tiles(lattice, seen, ~left, config)
     clear = left & _clear_designs(seen.areas, seen.asymmetry, seen.face, placed, config.clear_unplaced_face, config)
     return int(left.sum()), int(clear.sum())
+
+
+def _could_be_tiles(lattice: Lattice, seen, placed, config):
+    """Which designs `seen` the lattice could read or ask about as a tile's where they lie: the size
+    of a tile's design on the plane (`min_design_area` to `max_design_area` of a cell: every tile is
+    the same square on one plane) and ringed by black about as dark as that of the designs `placed`
+    (bool, on cells read: at most `missing_level_ratio` times their median level; only a black
+    tile carries a design). A board's print is neither: the bowls of its printed letters and
+    numbers a thirtieth of a cell, its "TL" squares' letters on faces twice as light; counted as
+    tiles left out, they refused board photos whose every tile was read (98, 109)."""
+    import numpy as np
+
+    from vision.plane import jacobian
+
+    cells = lattice.to_lattice(seen.centres)
+    pixels_per_cell = np.array([abs(np.linalg.det(jacobian(lattice.homography, x, y))) for x, y in cells])
+    area = seen.areas / np.maximum(pixels_per_cell, 1e-9)
+    ok = (area >= config.min_design_area) & (area <= config.max_design_area)
+    if seen.levels is not None:
+        ok &= seen.levels <= config.missing_level_ratio * float(array_median(seen.levels[placed]))
+    return ok
 
 
 def _clear_designs(areas, asymmetry, face, reference, min_face: float, config):
