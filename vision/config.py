@@ -313,6 +313,13 @@ class PlaneConfig:
     # board and groups, 0-21 of tinted: groups of tiles joined 0.77-1.25 times; a board's prints
     # 1.76-2.9 (a row-number strip 2.44).
     max_group_level_ratio: float = 1.6
+    # The lattice grows from the largest group whose faces are not that much lighter than the
+    # darkest group's of this many designs or more (plane._darkest_first): a board's printed
+    # squares can outnumber the tiles.
+    main_group_min_size: int = 2
+    # A separate group whose every design the lattice's map puts within this of a node (cells) is
+    # also tried with each design on its own node (plane._join).
+    snap_join_offset: float = 0.15
     shape_weight: float = 0.5  # weight of the tiles' ellipses against their centres in placing a group
     min_placement_margin: float = 0.2  # a group placed by less than this over the next place is "not sure"
     # A lone design more than `lone_join_offset` cells off the nodes of the map of `lone_join_min_tiles`

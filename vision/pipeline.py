@@ -21,7 +21,7 @@ from vision.colour import Calibration, ColourSample, classify_colours, colour_sa
 from vision.config import DesignConfig, VisionConfig
 from vision.design import array_median, blur_of, median, percentiles
 from vision.errors import ClassifyError, NoTilesError, RetakePhotoError, VisionError
-from vision.find import find_tiles, work_image
+from vision.find import face_levels, find_tiles, work_image
 from vision.lattice import Lattice, cell_patch, clear_designs
 from vision.occluder import covered_cells
 
@@ -120,8 +120,8 @@ def _locate(image, config: VisionConfig):
         far = np.abs(at - np.rint(at)).max(axis=1) > config.plane.lone_join_offset
         trusted = trusted.copy()
         trusted[np.asarray(plane.off_grid)[far]] = False
-    seen = Seen(candidates.centres[trusted] / scale, candidates.areas[trusted], candidates.face[trusted],
-                candidates.asymmetry[trusted])
+    seen = Seen(candidates.centres[trusted] / scale, candidates.areas[trusted] / scale ** 2, candidates.face[trusted],
+                candidates.asymmetry[trusted], face_levels(candidates, np.nonzero(trusted)[0]))
     missing = list(grid.missing)
     asked = missing + list(grid.cut_off) + list(grid.clear_missing)
     missing += faceless_tiles(grid.lattice, candidates, scale, [t.cell for t in grid.tiles], asked, config)
@@ -137,8 +137,6 @@ def untrusted_designs(lattice: Lattice, candidates, scale: float, tiles, asked, 
     from the design onto the face opens the ring where it lies, so such a tile is not trusted, sits on
     no cell read and counts for no tile left out (`unplaced`): it would be dropped without a word."""
     import numpy as np
-
-    from vision.find import face_levels
 
     trusted = np.asarray(candidates.trusted, bool)
     doubted = np.nonzero(~trusted)[0]
@@ -201,9 +199,10 @@ class Seen:
     """The clean designs of the first search (trusted candidates), in image pixels."""
 
     centres: Any  # N x 2 (x, y)
-    areas: Any  # N, in work-image pixels (compared with each other only)
+    areas: Any  # N, in image pixels
     face: Any  # N
     asymmetry: Any  # N
+    levels: Any = None  # N: the brightness of the black around each over the table's (find.face_levels)
 
 
 def _on_cells(lattice: Lattice, centres, cells, config):
@@ -230,8 +229,25 @@ def unplaced(lattice: Lattice, seen, cells, config) -> tuple[int, int]:
     placed = seen.areas[~left]
     if not len(placed):
         return int(left.sum()), 0
+    left &= _could_be_tiles(seen, ~left, config)
     clear = left & clear_designs(seen.areas, seen.asymmetry, seen.face, placed, config.clear_unplaced_face, config)
     return int(left.sum()), int(clear.sum())
+
+
+def _could_be_tiles(seen, placed, config):
+    """Which designs `seen` could be a tile's: ringed by black about as dark as that of the designs
+    `placed` (bool, on cells read: at most `missing_level_ratio` times their median level, the
+    bound of a cell asked about). Only a black tile carries a design: the letters of a board's "TL"
+    squares, on faces twice as light, counted as tiles left out and refused board photos whose
+    every tile was read (98; mixed 113).
+
+    (A bound on the design's area on the lattice's map, 0.05-0.72 of a cell, also left out the
+    bowls of a board's printed "8" and "B", board photo 109, but on the held-out board photos it
+    took three tiles of a photo refused before out of the count, dropped without a word: the map
+    is the lattice's, which tiles left out show to be in doubt.)"""
+    if seen.levels is None:
+        return True
+    return seen.levels <= config.missing_level_ratio * float(array_median(seen.levels[placed]))
 
 
 def read_tile(image, lattice: Lattice, cell, offset, config: VisionConfig):

@@ -407,6 +407,10 @@ def estimate_plane(candidates: Candidates, config: PlaneConfig | None = None) ->
     groups = [_settle_group(g, pts, frames, cfg) for g in _grow(edges, pts, frames)]
     groups = [g for g in groups if g]
     groups.sort(key=lambda g: -len(g))
+    levels = None
+    if candidates.masks is not None and len(groups) > 1:
+        levels = [float(array_median(face_levels(candidates, list(g.values())))) for g in groups]
+        groups, levels = _darkest_first(groups, levels, cfg)
     main = dict(groups[0])
     homography = _group_map(main, pts, frames)
     group_of = {k: 0 for k in main.values()}
@@ -415,14 +419,13 @@ def estimate_plane(candidates: Candidates, config: PlaneConfig | None = None) ->
     off_grid: list = []
     printed: list = []
     rest = groups[1:]
-    if rest and candidates.masks is not None:
+    if levels is not None:
         # A group of two designs or more whose faces are far lighter against the table than the
-        # largest group's is print (a board's dark strip of row numbers at the photo's edge), not
+        # main group's is print (a board's dark strip of row numbers at the photo's edge), not
         # tiles: joined, it bent the map and its cells ran out of the photo (refused as cut off).
         # (A lone design is judged in _join; the board's lone prints, joined, were not read.)
-        main_level = float(array_median(face_levels(candidates, list(main.values()))))
-        light = [g for g in rest if len(g) >= 2 and float(array_median(face_levels(candidates, list(g.values()))))
-                 > cfg.max_group_level_ratio * main_level]
+        light = [g for g, level in zip(rest, levels[1:])
+                 if len(g) >= 2 and level > cfg.max_group_level_ratio * levels[0]]
         for g in light:
             printed.extend(g.values())
         rest = [g for g in rest if g not in light]
@@ -446,6 +449,27 @@ def estimate_plane(candidates: Candidates, config: PlaneConfig | None = None) ->
             doubtful.add(gi)
     cells = {k: cell for cell, k in main.items()}
     return Plane(homography, cells, len(set(group_of.values())), placement, group_of, doubtful, off_grid, printed)
+
+
+def _darkest_first(groups: list, levels: list[float], config: PlaneConfig) -> tuple[list, list[float]]:
+    """The groups (largest first) and their faces' levels, with the group the lattice grows from
+    put first: the largest of those whose faces are about as dark as the darkest group's of
+    `main_group_min_size` designs or more.
+
+    Only black tiles carry a design ringed by black: a board's printed squares with numbers are
+    lighter against the table (find.face_levels), however many of them pair up as neighbours.
+    Grown from eight such squares, the largest group, the tiles' group was not joined and the map
+    read a 65-degree tilt (board photo 44, refused as too oblique). A lone design is no reference
+    (one glyph on a shadow), hence the size guard.
+    """
+    sizeable = [level for g, level in zip(groups, levels) if len(g) >= config.main_group_min_size]
+    if not sizeable:
+        return groups, levels
+    darkest = min(sizeable)
+    first = next(i for i, (g, level) in enumerate(zip(groups, levels))
+                 if level <= config.max_group_level_ratio * darkest)
+    order = [first] + [i for i in range(len(groups)) if i != first]
+    return [groups[i] for i in order], [levels[i] for i in order]
 
 
 def _join(main: dict[Cell, int], group: dict[Cell, int], homography, pts, frames: TileFrames, config: PlaneConfig):
@@ -475,29 +499,35 @@ def _join(main: dict[Cell, int], group: dict[Cell, int], homography, pts, frames
     q = int(np.argmax([np.trace(t.T @ m) for t in turns]))
     turned = own @ turns[q].T
     centre = np.rint(array_median(seen - turned, axis=0))
+    placements = [turned + centre + (dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+    if float(np.abs(seen - np.rint(seen)).max()) <= config.snap_join_offset:
+        # Every tile of the group on a node of the lattice's map: each on its own node, whatever the
+        # group's own steps say (a step across a gap taken one cell too long puts one tile a cell
+        # off in the group's frame, and no shift of it fits one plane with the lattice).
+        snapped = np.rint(seen)
+        if not any(np.array_equal(snapped, placed) for placed in placements):
+            placements.append(snapped)
     scored = []
-    for dx in (-1, 0, 1):
-        for dy in (-1, 0, 1):
-            placed = turned + centre + (dx, dy)
-            cells = dict(main)
-            clash = False
-            for (col, row), k in zip(placed, members):
-                key = (int(round(row)), int(round(col)))
-                if key in cells:
-                    clash = True
-                    break
-                cells[key] = k
-            if clash:
-                continue
-            grid = np.array([(c, r) for (r, c) in cells], np.float64)
-            at = np.array([pts[k] for k in cells.values()], np.float64)
-            h = fit_projective(grid, at, [(frames.whiten[k], frames.unwhiten[k]) for k in cells.values()])
-            if h is None:
-                continue
-            error = np.linalg.norm(to_lattice(h, at) - grid, axis=1)
-            shape = _shape_error(h, grid, [frames.whiten[k] for k in cells.values()])
-            score = float(np.sqrt(np.mean(error ** 2)) + config.shape_weight * shape)
-            scored.append((score, float(error.max()), cells, h))
+    for placed in placements:
+        cells = dict(main)
+        clash = False
+        for (col, row), k in zip(placed, members):
+            key = (int(round(row)), int(round(col)))
+            if key in cells:
+                clash = True
+                break
+            cells[key] = k
+        if clash:
+            continue
+        grid = np.array([(c, r) for (r, c) in cells], np.float64)
+        at = np.array([pts[k] for k in cells.values()], np.float64)
+        h = fit_projective(grid, at, [(frames.whiten[k], frames.unwhiten[k]) for k in cells.values()])
+        if h is None:
+            continue
+        error = np.linalg.norm(to_lattice(h, at) - grid, axis=1)
+        shape = _shape_error(h, grid, [frames.whiten[k] for k in cells.values()])
+        score = float(np.sqrt(np.mean(error ** 2)) + config.shape_weight * shape)
+        scored.append((score, float(error.max()), cells, h))
     if not scored:
         return None
     scored.sort(key=lambda s: s[0])
