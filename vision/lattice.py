@@ -594,7 +594,8 @@ def _register_squares(measures, masks, pats, offset: dict, rect: Rectified, cfg:
     then falls on the table on one side, the cell is no tile, and it is asked about. The square of the
     tile's size is moved by up to `square_search` of a cell each way, and the cell measured where its
     least dark side is darkest: the same square, so a cell between two tiles cannot take one's edge on
-    its left and the other's on its right.
+    its left and the other's on its right. Only a cell with a design on it (`offset`'s cells, measured
+    where the design sits) is moved.
     """
     import numpy as np
     from numpy.lib.stride_tricks import sliding_window_view
@@ -610,7 +611,11 @@ def _register_squares(measures, masks, pats, offset: dict, rect: Rectified, cfg:
     flat = pats.reshape(len(pats), -1)
     area = flat.sum(axis=1)
     for i, j in todo.tolist():
-        dx, dy = offset.get((rect.top + i, rect.left + j), (0.0, 0.0))
+        if (rect.top + i, rect.left + j) not in offset:
+            # No design on the cell: the dark about an empty cell ringed by tiles (their faces, their
+            # thick sides seen at an angle) would fit a square as well as a tile's face does.
+            continue
+        dx, dy = offset[(rect.top + i, rect.left + j)]
         y0, x0 = i * px + int(round(dy * px)) + pad - reach, j * px + int(round(dx * px)) + pad - reach
         if y0 < 0 or x0 < 0 or y0 + px + 2 * reach > lp.shape[0] or x0 + px + 2 * reach > lp.shape[1]:
             continue
