@@ -593,9 +593,9 @@ def _register_squares(measures, masks, pats, offset: dict, rect: Rectified, cfg:
     its centre off), a tile's thick side seen at an angle, a tile laid a little off its node. Its band
     then falls on the table on one side, the cell is no tile, and it is asked about. The square of the
     tile's size is moved by up to `square_search` of a cell each way, and the cell measured where its
-    least dark side is darkest: the same square, so a cell between two tiles cannot take one's edge on
-    its left and the other's on its right. Only a cell with a design on it (`offset`'s cells, measured
-    where the design sits) is moved.
+    least dark side is darkest, if that side is then as dark as a tile's (`min_side_band`): the same
+    square, so a cell between two tiles cannot take one's edge on its left and the other's on its
+    right. A cell with a design on it is measured from where its design sits (`offset`).
     """
     import numpy as np
     from numpy.lib.stride_tricks import sliding_window_view
@@ -611,11 +611,7 @@ def _register_squares(measures, masks, pats, offset: dict, rect: Rectified, cfg:
     flat = pats.reshape(len(pats), -1)
     area = flat.sum(axis=1)
     for i, j in todo.tolist():
-        if (rect.top + i, rect.left + j) not in offset:
-            # No design on the cell: the dark about an empty cell ringed by tiles (their faces, their
-            # thick sides seen at an angle) would fit a square as well as a tile's face does.
-            continue
-        dx, dy = offset[(rect.top + i, rect.left + j)]
+        dx, dy = offset.get((rect.top + i, rect.left + j), (0.0, 0.0))
         y0, x0 = i * px + int(round(dy * px)) + pad - reach, j * px + int(round(dx * px)) + pad - reach
         if y0 < 0 or x0 < 0 or y0 + px + 2 * reach > lp.shape[0] or x0 + px + 2 * reach > lp.shape[1]:
             continue
@@ -626,7 +622,9 @@ def _register_squares(measures, masks, pats, offset: dict, rect: Rectified, cfg:
         yy, xx = np.divmod(np.arange(len(shifts)), 2 * reach + 1)
         moved = np.abs(yy - reach) + np.abs(xx - reach)
         best = int(np.lexsort((moved, -side.mean(axis=1), -side.min(axis=1)))[0])
-        if side[best].min() <= sides[i, j].min() + 1e-6:
+        if side[best].min() < cfg.min_side_band:
+            # No square of a tile's size is dark on every side here: no tile's face to move onto (the
+            # dark about an empty cell ringed by tiles, their faces and thick sides seen at an angle).
             continue
         _measure_at(measures, (lp, sp, rp), pats, area, (i, j), (y0 + int(yy[best]), x0 + int(xx[best])))
 

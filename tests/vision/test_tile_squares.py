@@ -49,19 +49,24 @@ def test_a_tile_a_few_pixels_off_its_node_is_measured_where_its_square_lies():
     assert before[1, 1].min() < cfg.min_side_band <= after[1, 1].min()
 
 
-def test_a_cell_without_a_design_is_measured_where_it_is():
-    # The dark about an empty cell ringed by tiles (their faces, their sides seen at an angle)
-    # could fit a square as well as a tile's face: only a design says a tile is there.
+def test_a_cell_no_square_of_a_tile_fits_is_measured_where_it_is():
+    # Dark on three sides and a thin dark line on the fourth (an empty cell ringed by tiles, their
+    # faces and thick sides seen at an angle): moving the square darkens its least side a little,
+    # but no square of a tile's size is dark on every side, so the cell is not moved.
     loose = np.zeros((3 * PX, 3 * PX), np.float32)
-    _tile(loose, 1, 1, shift=(3, 0), side=26)
-    before, after = _register(loose, [])
+    loose[PX : 2 * PX, PX : PX + 25] = 1
+    yy, xx = np.mgrid[: 3 * PX, : 3 * PX]
+    loose[(yy - PX - 16) ** 2 + (xx - PX - 16) ** 2 < 8 ** 2] = 0
+    loose[PX : 2 * PX, PX + 30] = 1
+    before, after = _register(loose, [(1, 1)])
+    assert before[1, 1].min() < LatticeConfig().min_side_band
     assert np.array_equal(before, after)
 
 
 def test_tiles_beside_an_empty_cell_seen_steeply_do_not_make_it_a_tile():
     # The evaluation set's "steep" photo 22: an empty cell with tiles on three sides, their faces
-    # and thick sides dark about it. Moved onto the square that dark fits best, it was read as a
-    # tile (not sure) and a cell below the tiles was asked about; a cell with no design stays where it is.
+    # and thick sides dark about it. Moved onto the square that dark fitted best, dark on some
+    # sides only, it was read as a tile (not sure) and a cell below the tiles was asked about.
     photo, _, score = _read_and_score("steep", 22)
     assert score.exact and score.correct == len(photo.cells)
 
