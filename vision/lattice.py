@@ -556,7 +556,7 @@ def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: 
     if printed:
         tile_levels = [level[key[0] - rect.top, key[1] - rect.left] for key, k in design.items() if designs.trusted[k]]
         face_level = float(array_median(tile_levels)) if tile_levels else cfg.default_face_level
-    _register_squares((sides, face, middle, dark, level), (loose, strict, ratio), pats, offset, rect, cfg)
+    _register_squares((sides, face, middle, dark, level), (loose, strict, ratio), pats, offset, set(printed), rect, cfg)
     # The four sides' measures, every cell's taken around its design where it sits off its node.
     band = sides.mean(axis=2)
     band_min = sides.min(axis=2)
@@ -584,7 +584,7 @@ def _measure_at(measures, masks, pats, area, cell, corner) -> None:
         level[i, j] = float((flat[7] @ ratio[y0 : y0 + px, x0 : x0 + px].reshape(-1)) / s[7])
 
 
-def _register_squares(measures, masks, pats, offset: dict, rect: Rectified, cfg: LatticeConfig) -> None:
+def _register_squares(measures, masks, pats, offset: dict, printed, rect: Rectified, cfg: LatticeConfig) -> None:
     """Measure again, where the tile's square lies, each cell whose face is a tile's but whose band
     is broken on a side (`measures`: sides, face, middle, dark, level, updated in place).
 
@@ -595,7 +595,8 @@ def _register_squares(measures, masks, pats, offset: dict, rect: Rectified, cfg:
     tile's size is moved by up to `square_search` of a cell each way, and the cell measured where its
     least dark side is darkest, if that side is then as dark as a tile's (`min_side_band`): the same
     square, so a cell between two tiles cannot take one's edge on its left and the other's on its
-    right. A cell with a design on it is measured from where its design sits (`offset`).
+    right. A cell with a design on it is measured from where its design sits (`offset`); a cell whose
+    design was judged print (`printed`) is not moved.
     """
     import numpy as np
     from numpy.lib.stride_tricks import sliding_window_view
@@ -611,6 +612,10 @@ def _register_squares(measures, masks, pats, offset: dict, rect: Rectified, cfg:
     flat = pats.reshape(len(pats), -1)
     area = flat.sum(axis=1)
     for i, j in todo.tolist():
+        if (rect.top + i, rect.left + j) in printed:
+            # Its design was judged print (a board's square between tiles, see _evidence): the tiles
+            # about it would lend it their faces.
+            continue
         dx, dy = offset.get((rect.top + i, rect.left + j), (0.0, 0.0))
         y0, x0 = i * px + int(round(dy * px)) + pad - reach, j * px + int(round(dx * px)) + pad - reach
         if y0 < 0 or x0 < 0 or y0 + px + 2 * reach > lp.shape[0] or x0 + px + 2 * reach > lp.shape[1]:
@@ -626,6 +631,9 @@ def _register_squares(measures, masks, pats, offset: dict, rect: Rectified, cfg:
             # No square of a tile's size is dark on every side here: no tile's face to move onto (the
             # dark about an empty cell ringed by tiles, their faces and thick sides seen at an angle).
             continue
+        corners_edges = flat[4:6] @ shifts[best] / area[4:6]
+        if corners_edges.max() < face[i, j]:
+            continue  # its corners and side middles lighter: not the tile's square either
         _measure_at(measures, (lp, sp, rp), pats, area, (i, j), (y0 + int(yy[best]), x0 + int(xx[best])))
 
 
