@@ -1,5 +1,6 @@
 """A tile's square measured where it lies, a few pixels off the band looked at (lattice._register_squares)."""
 import numpy as np
+import pytest
 
 from vision.config import LatticeConfig
 from vision.lattice import Rectified, _block_sums, _patterns, _register_squares
@@ -63,33 +64,27 @@ def test_a_cell_no_square_of_a_tile_fits_is_measured_where_it_is():
     assert np.array_equal(before, after)
 
 
-def test_tiles_beside_an_empty_cell_seen_steeply_do_not_make_it_a_tile():
-    # The evaluation set's "steep" photo 22: an empty cell with tiles on three sides, their faces
-    # and thick sides dark about it. Moved onto the square that dark fitted best, dark on some
-    # sides only, it was read as a tile (not sure) and a cell below the tiles was asked about.
-    photo, _, score = _read_and_score("steep", 22)
-    assert score.exact and score.correct == len(photo.cells)
+# Evaluation photos (1200x900) that read exactly, each for a reason of lattice._register_squares.
+EXACT = [
+    # An orange eight-point star whose highlight joined its design, pulling its centre up and left:
+    # measured there, its band's left side fell on the table (0.0) and its cell was asked about.
+    ("plain", 10),
+    # An empty cell with tiles on three sides, their faces and thick sides dark about it: moved
+    # onto the square that dark fitted best, dark on some sides only, it was read as a tile (not
+    # sure) and a cell below the tiles was asked about.
+    ("steep", 22),
+    # An empty cell with tiles on three sides and a board's dark printed square in it, judged print
+    # (far off its node, lighter than the faces): moved onto the square the tiles' faces about it
+    # fitted, it was read as a tile (not sure).
+    ("board", 5),
+    # 60 degrees: a far tile whose design was not found, read from its face beside its neighbours.
+    # The square that darkened its least side most had lighter corners and side middles, too light
+    # to read it from its face, and it was asked about.
+    ("extreme", 6),
+]
 
 
-def test_a_tile_whose_highlight_pulls_its_design_off_centre_is_read():
-    # The evaluation set's "plain" photo 10: an orange eight-point star whose highlight joined
-    # its design, pulling its centre up and left; measured there, its band's left side fell on
-    # the table (0.0) and its cell was asked about. Measured on its square, it is read.
-    photo, _, score = _read_and_score("plain", 10)
-    assert score.exact and score.correct == len(photo.cells)
-
-
-def test_a_board_square_judged_print_between_tiles_is_measured_at_its_node():
-    # The evaluation set's "board" photo 5: an empty cell with tiles on three sides and a board's
-    # dark printed square in it, judged print (far off its node, lighter than the faces). Moved
-    # onto the square the tiles' faces about it fitted, it was read as a tile (not sure).
-    photo, _, score = _read_and_score("board", 5)
-    assert score.exact and score.correct == len(photo.cells)
-
-
-def test_a_square_lighter_at_its_corners_is_not_the_tiles():
-    # The evaluation set's "extreme" photo 6 (60 degrees): a far tile whose design was not found,
-    # read from its face beside its neighbours. The square that darkened its least side most had
-    # lighter corners and side middles, too light to read it from its face, and it was asked about.
-    photo, _, score = _read_and_score("extreme", 6)
+@pytest.mark.parametrize("condition, seed", EXACT)
+def test_tiles_are_measured_on_their_squares(condition, seed):
+    photo, _, score = _read_and_score(condition, seed)
     assert score.exact and score.correct == len(photo.cells)
