@@ -97,6 +97,11 @@ class LatticeConfig:
     min_face_band: float = 0.8  # the same for a tile whose design is not four-fold symmetric or no hole
     min_side_band: float = 0.55  # and on its least dark side
     max_untrusted_asymmetry: float = 0.6  # a design more lopsided than this is print, not a tile's
+    # A cell whose face is a tile's (corners or side middles) but whose band is broken on a side is
+    # measured again where a square of the tile's size fits it best, up to this far (see
+    # lattice._register_squares).
+    square_search: float = 0.1
+    min_square_face: float = 0.5
     # A design not trusted (a highlight bent its outline or broke its ring) is a tile's, beside a
     # tile, when it sits this near its node, ringed (min_tileness, min_trusted_band) by face at most
     # this times as light as the tiles' (lattice._decide). Tinted seeds 0-95: such tiles 0.63-0.93

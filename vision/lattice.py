@@ -541,14 +541,7 @@ def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: 
             continue
         if designs.residual[k] > min(cfg.max_dark_design_offset, cfg.max_light_design_offset):
             node_measures[key] = (sides[i, j].copy(), face[i, j], middle[i, j], dark[i, j], level[i, j])
-        block = lp[y0 : y0 + px, x0 : x0 + px]
-        s = (pats.reshape(len(pats), -1) @ block.reshape(-1))
-        sides[i, j] = s[0:4] / area[0:4]
-        face[i, j] = max(s[4] / area[4], s[5] / area[5])
-        middle[i, j] = 1.0 - float((pats[6].reshape(-1) @ sp[y0 : y0 + px, x0 : x0 + px].reshape(-1)) / area[6])
-        dark[i, j] = s[7] / area[7]
-        if s[7] > 0:
-            level[i, j] = float((pats[7].reshape(-1) @ rp[y0 : y0 + px, x0 : x0 + px].reshape(-1)) / s[7])
+        _measure_at((sides, face, middle, dark, level), (lp, sp, rp), pats, area, (i, j), (y0, x0))
     tile_levels = [level[key[0] - rect.top, key[1] - rect.left] for key, k in design.items() if designs.trusted[k]]
     face_level = float(array_median(tile_levels)) if tile_levels else cfg.default_face_level
     # A design far off its node ringed by dark lighter than the tiles' faces is printed (a board's
@@ -567,12 +560,85 @@ def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: 
     if printed:
         tile_levels = [level[key[0] - rect.top, key[1] - rect.left] for key, k in design.items() if designs.trusted[k]]
         face_level = float(array_median(tile_levels)) if tile_levels else cfg.default_face_level
+    _register_squares((sides, face, middle, dark, level), (loose, strict, ratio), pats, offset, set(printed), rect, cfg)
     # The four sides' measures, every cell's taken around its design where it sits off its node.
     band = sides.mean(axis=2)
     band_min = sides.min(axis=2)
     band_second = np.sort(sides, axis=2)[..., 1]
     return _Evidence(rect, band, band_min, band_second, sides, face, middle, dark, level, outside, dark_inside, design, offset,
                      designs, tile, face_level, printed)
+
+
+def _measure_at(measures, masks, pats, area, cell, corner) -> None:
+    """Measure one cell (`cell`: its row and column in the arrays of `measures`, the sides, face,
+    middle, dark and level updated in place) on the block of the padded `masks` (loose, strict, ratio)
+    whose top-left pixel is `corner` (y, x)."""
+    sides, face, middle, dark, level = measures
+    loose, strict, ratio = masks
+    i, j = cell
+    px = pats.shape[1]
+    y0, x0 = corner
+    flat = pats.reshape(len(pats), -1)
+    s = flat @ loose[y0 : y0 + px, x0 : x0 + px].reshape(-1)
+    sides[i, j] = s[0:4] / area[0:4]
+    face[i, j] = max(s[4] / area[4], s[5] / area[5])
+    middle[i, j] = 1.0 - float((flat[6] @ strict[y0 : y0 + px, x0 : x0 + px].reshape(-1)) / area[6])
+    dark[i, j] = s[7] / area[7]
+    if s[7] > 0:
+        level[i, j] = float((flat[7] @ ratio[y0 : y0 + px, x0 : x0 + px].reshape(-1)) / s[7])
+
+
+def _register_squares(measures, masks, pats, offset: dict, printed, rect: Rectified, cfg: LatticeConfig) -> None:
+    """Measure again, where the tile's square lies, each cell whose face is a tile's but whose band
+    is broken on a side (`measures`: sides, face, middle, dark, level, updated in place).
+
+    Every tile is a square of the same size, but the rectified view puts its edges a few pixels off
+    the band looked at: a homography fitted to designs' centres (a highlight joined to a design pulls
+    its centre off), a tile's thick side seen at an angle, a tile laid a little off its node. Its band
+    then falls on the table on one side, the cell is no tile, and it is asked about. The square of the
+    tile's size is moved by up to `square_search` of a cell each way, and the cell measured where its
+    least dark side is darkest, if that side is then as dark as a tile's (`min_side_band`): the same
+    square, so a cell between two tiles cannot take one's edge on its left and the other's on its
+    right. A cell with a design on it is measured from where its design sits (`offset`); a cell whose
+    design was judged print (`printed`) is not moved.
+    """
+    import numpy as np
+    from numpy.lib.stride_tricks import sliding_window_view
+
+    sides, face = measures[0], measures[1]
+    px = rect.px
+    reach = int(round(cfg.square_search * px))
+    todo = np.argwhere((sides.min(axis=2) < cfg.min_side_band) & (face >= cfg.min_square_face))
+    if not reach or not len(todo):
+        return
+    pad = reach + px // 2
+    lp, sp, rp = (np.pad(m, pad) for m in masks)
+    flat = pats.reshape(len(pats), -1)
+    area = flat.sum(axis=1)
+    for i, j in todo.tolist():
+        if (rect.top + i, rect.left + j) in printed:
+            # Its design was judged print (a board's square between tiles, see _evidence): the tiles
+            # about it would lend it their faces.
+            continue
+        dx, dy = offset.get((rect.top + i, rect.left + j), (0.0, 0.0))
+        y0, x0 = i * px + int(round(dy * px)) + pad - reach, j * px + int(round(dx * px)) + pad - reach
+        if y0 < 0 or x0 < 0 or y0 + px + 2 * reach > lp.shape[0] or x0 + px + 2 * reach > lp.shape[1]:
+            continue
+        windows = sliding_window_view(lp[y0 : y0 + px + 2 * reach, x0 : x0 + px + 2 * reach], (px, px))
+        shifts = windows.reshape(-1, px * px)
+        side = shifts @ flat[0:4].T / area[0:4]
+        # The darkest least side; of those as dark, the square nearest where it was measured.
+        yy, xx = np.divmod(np.arange(len(shifts)), 2 * reach + 1)
+        moved = np.abs(yy - reach) + np.abs(xx - reach)
+        best = int(np.lexsort((moved, -side.mean(axis=1), -side.min(axis=1)))[0])
+        if side[best].min() < cfg.min_side_band:
+            # No square of a tile's size is dark on every side here: no tile's face to move onto (the
+            # dark about an empty cell ringed by tiles, their faces and thick sides seen at an angle).
+            continue
+        corners_edges = flat[4:6] @ shifts[best] / area[4:6]
+        if corners_edges.max() < face[i, j]:
+            continue  # its corners and side middles lighter: not the tile's square either
+        _measure_at(measures, (lp, sp, rp), pats, area, (i, j), (y0 + int(yy[best]), x0 + int(xx[best])))
 
 
 def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cell], list[Cell], list[Cell]]:
