@@ -54,7 +54,7 @@ LONG = {
     "board": (0.9962, 23, 0),  # 17: a printed 7 read as a tile (not sure), a printed 8 asked about
     "cloth": (0.996, 22, 0),
     "wood": (1.0, 24, 0),
-    "groups": (0.9974, 20, 0),  # 0: blues of 29 px past the blur limit; 5: a green star unsure (0.24)
+    "groups": (1.0, 21, 0),  # 0: blues of 29 px past the blur limit; 5: a green star unsure (0.24)
     "tinted": (1.0, 24, 0),  # 8, two purples under a full tungsten cast, read sure (colour.CAST_RESPONSE)
     "packed": (1.0, 24, 0),
     "rough": (0.9718, 23, 0),
@@ -62,7 +62,7 @@ LONG = {
     "large": (1.0, 21, 0),
     "occluded": (0.1302, 0, 4),  # 20 refused "covered" (a finger over 2+ cells; asking: 0.7615, 11 cw)
     "cutoff": (0.1379, 3, 0),  # 13: a loose tile with a corner in the picture, asked about
-    "extreme": (0.663, 10, 0),  # 17: its tile dropped unflagged is read (lattice._register_squares); photo 14 read again (refused "unsure" while 10 of 12 tiles were unsure: 0.6021)
+    "extreme": (0.6666, 11, 0),  # 17: its tile dropped unflagged is read (lattice._register_squares); photo 14 read again (refused "unsure" while 10 of 12 tiles were unsure: 0.6021)
 }
 
 
