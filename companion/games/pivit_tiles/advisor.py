@@ -765,7 +765,8 @@ class _Judge:
         rest = dict(grid)
         del rest[cell]
         # A tile with one neighbour leaves a connected grid connected.
-        if sum(nb in rest for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))) > 1 and not _connected(rest):
+        beside = [nb for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if nb in rest]
+        if len(beside) > 1 and not _joined(rest, beside):
             return out
         frontier = sorted(
             {
@@ -867,11 +868,17 @@ def _put_back(
     return None
 
 
-def _connected(grid: Grid) -> bool:
-    """True if the tiles form one orthogonally connected group."""
-    if not grid:
-        return True
-    start = next(iter(grid))
+def _joined(grid: Grid, cells: list[tuple[int, int]]) -> bool:
+    """True if `cells` (tiles of `grid`) are in one orthogonally connected group.
+
+    The walk stops as soon as it has met all of them. For a connected grid
+    with one tile taken out, `cells` being that tile's neighbours, this is
+    whether what is left is connected: every tile reached the removed one
+    through one of its neighbours.
+    """
+    start = cells[0]
+    wanted = set(cells)
+    wanted.discard(start)
     seen = {start}
     stack = [start]
     while stack:
@@ -880,7 +887,11 @@ def _connected(grid: Grid) -> bool:
             if nb in grid and nb not in seen:
                 seen.add(nb)
                 stack.append(nb)
-    return len(seen) == len(grid)
+                if nb in wanted:
+                    wanted.discard(nb)
+                    if not wanted:
+                        return True
+    return False
 
 
 def _along(grid: Grid, spot: tuple[int, int], dr: int, dc: int) -> list[str]:

@@ -659,3 +659,31 @@ def test_hands_as_counts_give_the_solvers_cells():
         hand = rng.sample(ts.full_set(), rng.randrange(1, 30))
         key = advisor_module._key(hand, ts)
         assert advisor_module._cells(key) == _parsed(advisor_module._tiles(key, ts), ts)[1]
+
+
+def test_a_tile_taken_out_leaves_a_connected_grid_connected_exactly_when_the_walk_says_so():
+    # The repairs ask whether a grid stays connected once a tile has left by a walk
+    # between that tile's neighbours only; it must agree with the full grouping,
+    # on random connected shapes with rings and branches, for every tile taken out.
+    from companion.games.pivit_tiles.check import groups
+
+    rng = random.Random(11)
+    asked = disconnected = 0
+    for _ in range(300):
+        cells = {(0, 0)}
+        for _ in range(rng.randrange(2, 30)):
+            r, c = rng.choice(sorted(cells))
+            dr, dc = rng.choice(((0, 1), (1, 0), (0, -1), (-1, 0)))
+            cells.add((r + dr, c + dc))
+        grid = {cell: "1R" for cell in cells}
+        for r, c in sorted(cells):
+            rest = dict(grid)
+            del rest[r, c]
+            beside = [nb for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if nb in rest]
+            if len(beside) < 2:
+                continue
+            whole = len(groups(rest)) == 1
+            assert advisor_module._joined(rest, beside) == whole, (sorted(cells), (r, c))
+            asked += 1
+            disconnected += not whole
+    assert asked > 1000 and 100 < disconnected < asked - 100
