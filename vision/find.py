@@ -13,7 +13,7 @@ gradient or a soft shadow across the table moves the threshold with it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from vision.config import FindConfig
@@ -35,6 +35,9 @@ class Candidates:
     asymmetry: Any = None  # float64 array N: how far each hole is from a four-fold symmetric shape
     trusted: Any = None  # bool array N: holes that look like a design on a tile (the lattice grows from them)
     masks: Any = None  # the Masks the holes were found in
+    # Each hole's face level once measured (face_levels), by index: the plane, the unplaced count and
+    # the lattice's checks of designs not trusted each ask for the same holes' levels.
+    levels: dict = field(default_factory=dict, repr=False, compare=False)
 
 
 def work_image(image, config: FindConfig):
@@ -397,12 +400,16 @@ def face_levels(candidates: Candidates, indices=None):
     indices = range(len(boxes)) if indices is None else indices
     out = []
     for k in indices:
-        x, y, w, h = boxes[k].tolist()
-        x0, y0 = max(0, x - w // 2), max(0, y - h // 2)
-        x1, y1 = min(width, x + w + w // 2), min(height, y + h + h // 2)
-        rows, cols = slice(y0, y1, 2), slice(x0, x1, 2)
-        pixels = dark[rows, cols] > 0
-        out.append(float(array_median(_levels(candidates.masks, rows, cols, pixels))) if pixels.any() else 1.0)
+        k = int(k)
+        if k not in candidates.levels:
+            x, y, w, h = boxes[k].tolist()
+            x0, y0 = max(0, x - w // 2), max(0, y - h // 2)
+            x1, y1 = min(width, x + w + w // 2), min(height, y + h + h // 2)
+            rows, cols = slice(y0, y1, 2), slice(x0, x1, 2)
+            pixels = dark[rows, cols] > 0
+            candidates.levels[k] = (float(array_median(_levels(candidates.masks, rows, cols, pixels)))
+                                    if pixels.any() else 1.0)
+        out.append(candidates.levels[k])
     return np.array(out, np.float64)
 
 
