@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
-from companion.games.pivit_tiles._solver_core import core_proof, placeable
+from companion.games.pivit_tiles._solver_core import COUNT_PARTNERS, core_proof, placeable
 from companion.games.pivit_tiles._solver_grow import GrowSearch
 from companion.games.pivit_tiles._solver_layout import LayoutGaveUp, choose_wilds, lay_out
 from companion.games.pivit_tiles._solver_search import (
@@ -66,6 +66,17 @@ GROW_EFFORT = {3: 200, 2: 500}
 # thousands of nodes is often found by another order in a few dozen (restarts
 # against a heavy tail). A probe that runs out decides nothing.
 PROBE_EFFORT = (300, 300, 600, 1200)
+# Younger players: from attempt YOUNG_RESTART_FROM on, before each tree pass,
+# short tree passes in fresh seeded orders (restarts against the heavy tail,
+# as the probes above): 2 ** (attempt + 1) of them, YOUNG_RESTART_EFFORT each,
+# twice the tree pass's effort. Some playable hands two trades from a bench
+# hand were out of the doubling passes' reach for 10 s of CPU, where 1 to 6 %
+# of such short passes find a grid. Every one of 1,000 random young hands
+# (bench/solver.py) is decided before that attempt, with no more work.
+YOUNG_RESTART_EFFORT = 300
+YOUNG_RESTART_FROM = 3
+# The restarts' seeds start past any attempt's own seed.
+RESTART_SEEDS = 1000
 # Steps of a core search asked again on another hand (tiles_unplaceable).
 CORE_REUSE_STEPS = 2000
 # Whether to check that partial structures can still be drawn, by (tree pass?,
@@ -294,6 +305,7 @@ class _HandSolver:
         self.trees_given_up = 0  # trees whose drawing was abandoned at the step limit
         self.steps = 0
         self.core: tuple[int, ...] | None = None  # the cells _solver_core proved cannot be placed
+        self.restarts = 0  # short seeded tree passes run (younger players)
 
     def run(self) -> tuple[dict[int, tuple[int, int]] | None, int]:
         """(copy -> cell, steps) for a drawable structure, or (None, steps) when none exists.
@@ -314,6 +326,16 @@ class _HandSolver:
                 if found is not None:
                     return found, self.steps
                 grow_exhausted = self.grow_exhausted
+            if self.young and attempt >= YOUNG_RESTART_FROM:
+                for _ in range(2 << attempt):
+                    self.restarts += 1
+                    outcome = self._structures(
+                        RESTART_SEEDS + self.restarts, trees_only=True, effort=Effort(YOUNG_RESTART_EFFORT)
+                    )
+                    if outcome is True:
+                        return self.found, self.steps
+                    if outcome is False:
+                        return self._after_trees(attempt)
             outcome = self._structures(attempt, trees_only=True)
             if outcome is True:
                 return self.found, self.steps
@@ -337,7 +359,9 @@ class _HandSolver:
     def _core_proof(self) -> bool:
         """True when a few tiles of the hand are proved impossible to place (see _solver_core)."""
         try:
-            self.core = core_proof(self.cells, self.min_line, self.deadline, search=self.young)
+            self.core = core_proof(
+                self.cells, self.min_line, self.deadline, search=self.young, count_partners=COUNT_PARTNERS
+            )
         except SearchTimeout:
             raise _TimedOut(self.steps) from None
         return self.core is not None

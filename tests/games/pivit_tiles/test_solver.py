@@ -626,3 +626,74 @@ def test_the_groups_of_lines_follow_each_line_placed(monkeypatch):
         for _ in range(40):
             solve(rng.sample(FULL_SET, 24), young=young, timeout=None)
     assert len(nodes) > 1000 and max(nodes) >= 6
+
+
+def _work(limit: int) -> dict:
+    """solve()'s timeout and clock for a budget of `limit` deadline checks (the same work on any machine)."""
+    ticks = iter(range(1, 10**9))
+    return {"timeout": float(limit), "clock": lambda: float(next(ticks))}
+
+
+# Younger players' hands two trades from bench hands (bench/advisor.py --young,
+# seed 1) that the solver could not decide in 10 s of CPU: the p_two estimate
+# counted them unknown.
+YOUNG_COUNTED = [
+    # Three 5P (partners 1P, 5R, 5O, 5G and the wild: five), two 3O and two 6G:
+    # seven copies, six partner copies.
+    ("1Y 1B 1P 2R 2R 2Y 2Y 2Y 2B 2B 3O 3O 4R 4O 4B 5R 5O 5G 5P 5P 5P 6G 6G **", ["3O", "5P", "6G"]),
+    ("1R 1R 1B 1P 2O 2G 3G 3B 4O 4Y 4Y 4Y 4P 5O 5O 5Y 5G 5B 5B 6P 6P 6P ** **", ["1R", "4Y", "6P"]),
+]
+YOUNG_HEAVY_TAIL = [
+    "1G 1B 1B 1P 2R 2Y 2Y 2G 2B 2B 2B 2P 3Y 3B 4Y 4G 4G 5P 5P 6R 6R 6R 6O 6B",
+    "1R 1O 1Y 1G 1B 2O 2O 2P 2P 2P 3R 3B 3B 3P 4R 4O 4G 4P 4P 5P 5P 6R 6R 6R",
+]
+
+
+@pytest.mark.parametrize("hand, core", YOUNG_COUNTED)
+def test_the_solvers_counting_proof_looks_at_tiles_with_five_partners(hand, core):
+    """The counting proof that the solver asks after its first attempt takes tiles with five
+    partners into its cores; the advisor's per-hand proof (few_tiles_proof) does not."""
+    hand = hand.split()
+    assert few_tiles_proof(hand, young=True) == []
+    counted = core_proof(cells_of(hand), 2, search=False, count_partners=_solver_core.COUNT_PARTNERS)
+    assert [DESIGNS[x // 6] + CLASSIC.colours[x % 6] for x in counted] == core
+    result = solve(hand, young=True, **_work(200))
+    assert result.status == "impossible" and all(tile in result.reason for tile in core), result.reason
+
+
+@pytest.mark.parametrize("hand", YOUNG_HEAVY_TAIL)
+def test_younger_players_restarts_cut_the_heavy_tail(hand):
+    """Short tree passes in fresh seeded orders find grids the doubling passes miss for long."""
+    result = solve(hand.split(), young=True, **_work(2500))
+    assert result.status == "solved", result.reason
+    assert check_grid(result.grid, young=True, tiles=24).valid
+
+
+def test_the_counting_proof_skips_only_cores_that_cannot_prove():
+    """The pruned enumeration finds the same first core as trying every combination of tiles
+    that share no colour and no design, smallest first (random hands, both line lengths)."""
+    import itertools
+
+    rng = random.Random(3)
+    box = CLASSIC.full_set()
+    proofs = 0
+    for _ in range(400):
+        cells = cells_of(rng.sample(box, rng.choice([12, 18, 24])))
+        held = {x for x in cells if x >= 0}
+        tiles = sorted(x for x in held if rng.random() < 0.6)
+        for min_line in (2, 3):
+            expected = None
+            for size in range(1, _solver_core.CORE_SIZE + 2):
+                for core in itertools.combinations(tiles, size):
+                    if any(x % 6 == y % 6 or x // 6 == y // 6 for x, y in itertools.combinations(core, 2)):
+                        continue
+                    m = sum(cells.count(x) for x in core)
+                    q = sum(1 for y in cells if y not in core and any(_solver_core._partnered(x, y) for x in core))
+                    if _solver_core._too_few_partners(m, q, m + q == len(cells), min_line):
+                        expected = core
+                        break
+                if expected is not None:
+                    break
+            assert _solver_core._counted_core(cells, tiles, min_line) == expected
+            proofs += expected is not None
+    assert proofs > 50, proofs
