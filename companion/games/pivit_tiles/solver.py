@@ -71,8 +71,8 @@ PROBE_EFFORT = (300, 300, 600, 1200)
 # as the probes above): 2 ** (attempt + 1) of them, YOUNG_RESTART_EFFORT each,
 # twice the tree pass's effort. Some playable hands two trades from a bench
 # hand were out of the doubling passes' reach for 10 s of CPU, where 1 to 6 %
-# of such short passes find a grid. Every one of 1,000 random young hands
-# (bench/solver.py) is decided before that attempt, with no more work.
+# of such short passes find a grid. None of the 1,000 random young hands of
+# bench/solver.py gets that far, so none does more work than before.
 YOUNG_RESTART_EFFORT = 300
 YOUNG_RESTART_FROM = 3
 # The restarts' seeds start past any attempt's own seed.
