@@ -196,10 +196,6 @@ class LatticeConfig:
     clear_unplaced_area: tuple[float, float] = (0.5, 2.2)  # of the median design read
     clear_unplaced_asymmetry: float = 0.2
     clear_unplaced_face: float = 0.9
-    # A design larger than this share of a tile's square where it lies on the plane is no tile's:
-    # a tile's design lies within DesignConfig.inner (0.86) of its side, its black face around it.
-    max_design_tile_area: float = 0.74
-    min_design_tile_area: float = 0.06
     # Tiles lie side by side: a design seen off its node so far toward a tile read beside it that a
     # tile centred on it would lie over that tile by more than this (pitches) is no tile's
     # (lattice._overlaps). Neighbouring tiles' designs read on rough, packed and mixed seeds 0-11

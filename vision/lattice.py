@@ -68,15 +68,6 @@ class Lattice:
 
         return to_lattice(self.homography, points)
 
-    def cell_areas(self, points):
-        """The image area (pixels) of a cell at each of the lattice points (N x 2 (col, row)): the
-        perspective's local scale there."""
-        import numpy as np
-
-        steps = [self.to_image(points + d) for d in ((0.5, 0), (-0.5, 0), (0, 0.5), (0, -0.5))]
-        across, down = steps[0] - steps[1], steps[2] - steps[3]
-        return np.abs(across[:, 0] * down[:, 1] - across[:, 1] * down[:, 0])
-
     def cell_corners(self, cell: Cell):
         """The four image corners of a cell (top-left, top-right, bottom-right, bottom-left)."""
         row, col = cell

@@ -175,7 +175,10 @@ def faceless_tiles(lattice: Lattice, candidates, scale: float, tiles, asked, con
         return []
     cfg = config.lattice
     at = lattice.to_lattice(centres / scale)
-    cell_area = lattice.cell_areas(at) * scale ** 2  # a cell's area in work-image pixels where each blob lies
+    # A cell's area in work-image pixels where each blob lies.
+    steps = [lattice.to_image(at + d) * scale for d in ((0.5, 0), (-0.5, 0), (0, 0.5), (0, -0.5))]
+    across, down = steps[0] - steps[1], steps[2] - steps[3]
+    cell_area = np.abs(across[:, 0] * down[:, 1] - across[:, 1] * down[:, 0])
     solidity = areas / np.maximum(hull_areas, 1e-9)
     low, high = cfg.faceless_hull_cells
     taken = set(tiles) | set(asked)
@@ -223,34 +226,12 @@ def unplaced(lattice: Lattice, seen, cells, config) -> tuple[int, int]:
     left = ~_on_cells(lattice, seen.centres, cells, config)
     if not left.any():
         return 0, 0
-    on = ~left
-    placed = seen.areas[on]
+    placed = seen.areas[~left]
     if not len(placed):
         return int(left.sum()), 0
-    if len(placed) >= left.sum():
-        # The lattice is carried by the designs placed on its cells, so its map measures the rest.
-        left &= _fits_a_tile(lattice, seen, config)
-    left &= _could_be_tiles(seen, on, config)
+    left &= _could_be_tiles(seen, ~left, config)
     clear = left & clear_designs(seen.areas, seen.asymmetry, seen.face, placed, config.clear_unplaced_face, config)
     return int(left.sum()), int(clear.sum())
-
-
-def _fits_a_tile(lattice: Lattice, seen, config):
-    """Which designs `seen` are a tile's size where they lie on the lattice's plane (bool): a tile's
-    design is painted within its black face, at most `max_design_tile_area` of its square, and is
-    no smaller than `min_design_tile_area` of it (the smallest design, a star, about 0.13).
-
-    A board's light square ringed by its lines (0.6-1.5 of a cell, board photos 102 and 140) and
-    the bowls of a printed "8" and "B" (0.03-0.05, board 109) counted as tiles left out and refused
-    photos whose tiles were all read. The map is the lattice's: `unplaced` asks this only where
-    the designs placed on cells read are at least as many as those left out (a bound on the
-    area alone, 0.05-0.72 of a cell, took three tiles of a held-out board photo out of the
-    count, dropped without a word; board 140, whose lattice the board's squares led astray, one
-    design placed and eight squares left out, read with two tiles dropped: counted, it stays
-    refused)."""
-    at = lattice.to_lattice(seen.centres)
-    share = seen.areas / (lattice.cell_areas(at) * lattice.tile ** 2)
-    return (share >= config.min_design_tile_area) & (share <= config.max_design_tile_area)
 
 
 def _could_be_tiles(seen, placed, config):
@@ -258,7 +239,15 @@ def _could_be_tiles(seen, placed, config):
     `placed` (bool, on cells read: at most `missing_level_ratio` times their median level, the
     bound of a cell asked about). Only a black tile carries a design: the letters of a board's "TL"
     squares, on faces twice as light, counted as tiles left out and refused board photos whose
-    every tile was read (98; mixed 113)."""
+    every tile was read (98; mixed 113).
+
+    (A bound on the design's area on the lattice's map, 0.05-0.72 of a cell, also left out the
+    bowls of a board's printed "8" and "B", board photo 109, but on the held-out board photos it
+    took three tiles of a photo refused before out of the count, dropped without a word: the map
+    is the lattice's, which tiles left out show to be in doubt. Asked only where the designs
+    placed are at least as many as those left out, with the tile's square as the measure (a design
+    over 0.74 or under 0.06 of it), it read board 102 and 109, but read oblique 131, whose lattice
+    was bent, with a lone tile measured 1.1 of a cell dropped without a word.)"""
     if seen.levels is None:
         return True
     return seen.levels <= config.missing_level_ratio * float(array_median(seen.levels[placed]))
