@@ -196,6 +196,11 @@ class LatticeConfig:
     clear_unplaced_area: tuple[float, float] = (0.5, 2.2)  # of the median design read
     clear_unplaced_asymmetry: float = 0.2
     clear_unplaced_face: float = 0.9
+    # Tiles lie side by side: a design seen off its node so far toward a tile read beside it that a
+    # tile centred on it would lie over that tile by more than this (pitches) is no tile's
+    # (lattice._overlaps). Neighbouring tiles' designs read on rough, packed and mixed seeds 0-11
+    # sat 0.93-1.0 apart (tiles 0.9-1.0 of a pitch).
+    max_tile_overlap: float = 0.15
     # A design of the first search not trusted but for its face (a highlight spilled onto it), on
     # no cell read or asked about, is asked about (pipeline.untrusted_designs) when as clear as
     # that otherwise, its face dark this share of the way round, and at most `max_dark_design_offset`

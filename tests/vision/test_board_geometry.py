@@ -182,3 +182,32 @@ def test_a_group_with_a_step_taken_a_cell_too_long_is_joined_tile_by_tile():
     # of a node; placed there, the whole grid fits one plane.
     photo, result, score = _read_and_score("groups", 119)
     assert score.exact and score.correct == len(photo.cells)
+
+
+def test_a_design_that_would_lie_over_a_tile_read_beside_it_is_no_missing_tile():
+    from vision.config import LatticeConfig
+    from vision.lattice import TileCell, _overlaps
+
+    cfg = LatticeConfig()
+    # A tile read at (0, 1), its design on its node; the cell (0, 0) beside it on the left.
+    tiles = {(0, 1): TileCell((0, 1), (0.0, 0.0), True)}
+    # A design 0.3 of a pitch off (0, 0)'s node toward that tile: a tile of 0.96 centred there
+    # would lie 0.26 over it. Off the other way, or only a little toward it, or off across the
+    # line between them, a tile fits.
+    assert _overlaps((0, 0), (0.3, 0.0), tiles, 0.96, cfg)
+    assert not _overlaps((0, 0), (-0.3, 0.0), tiles, 0.96, cfg)
+    assert not _overlaps((0, 0), (0.08, 0.0), tiles, 0.96, cfg)
+    assert not _overlaps((0, 0), (0.0, 0.3), tiles, 0.96, cfg)
+    # The tile read sits off its node too: what counts is how far apart the two would lie.
+    assert not _overlaps((0, 0), (0.3, 0.0), {(0, 1): TileCell((0, 1), (0.25, 0.0), True)}, 0.96, cfg)
+    assert _overlaps((1, 0), (0.0, -0.3), tiles | {(0, 0): TileCell((0, 0), (0.0, 0.0), True)}, 0.96, cfg)
+
+
+@pytest.mark.parametrize("seed", [36, 99])
+def test_a_board_s_light_square_between_two_tiles_is_no_missing_tile(seed):
+    # The evaluation set's "board" photos 36 and 99: a board's light square between its lines,
+    # in the corner of two tiles and ringed on those sides by their black, measured 0.3 off its
+    # node, as if a tile lay there over the tiles beside it; it was asked about ("a tile may be
+    # missing here").
+    photo, result, score = _read_and_score("board", seed)
+    assert score.exact and score.correct == len(photo.cells) and result.missing == []
