@@ -582,9 +582,30 @@ def estimate_light(chroma, positions, paints, config: ColourConfig | None = None
     cost, coefficients, assigned, weights = solutions[0]
     doubtful = np.zeros(n, bool)
     for other in solutions[1:]:
-        if other[0] <= cost + cfg.light_ambiguity:
+        if other[0] <= cost + cfg.light_ambiguity and not _joins_clusters(chroma, positions, assigned, other, cfg):
             doubtful |= other[2] != assigned
     return LightEstimate(coefficients, assigned, weights, own, positions, own_paints, doubtful, reg)
+
+
+def _joins_clusters(chroma, positions, assigned, other, cfg: ColourConfig) -> bool:
+    """Whether the light `other` (a _fit_lights solution) puts on one paint two clusters of tiles that
+    `assigned` (the best light's paints) keeps apart and that it leaves apart too.
+
+    Tiles of one paint under one light (or a smooth gradient of it) look alike: a paint seen on two
+    tiles or more is a tight cluster (within `cluster_radius` in log-chromaticity as seen). A light
+    under which two such clusters, still `cluster_gap` apart once it is taken off, are the same paint
+    explains the photo with one paint seen as two colours: it is no other reading of the photo.
+    """
+    import numpy as np
+
+    near = np.sqrt(_nearest(chroma, chroma)) <= cfg.cluster_radius
+    same = assigned[:, None] == assigned[None, :]
+    clustered = (near & same).sum(axis=1) >= 2  # itself and a twin
+    _, coefficients, alt, _ = other
+    corrected = floored(_corrected_own(unfloored(chroma), (positions[:, :1], positions[:, 1:]), coefficients))
+    apart = np.sqrt(_nearest(corrected, corrected)) > cfg.cluster_gap
+    joined = (alt[:, None] == alt[None, :]) & ~same & apart & clustered[:, None] & clustered[None, :]
+    return bool(joined.any())
 
 
 def _design_rows(positions, own_paints):
