@@ -201,6 +201,26 @@ def test_another_light_for_lone_tiles_still_leaves_them_in_doubt():
     assert _joins_clusters(chroma, positions, best, (0.0, np.zeros(7), other, None), ColourConfig())
 
 
+def test_a_saturated_paint_is_judged_where_the_light_leaves_it_across_the_cast_too():
+    """Under a warm lamp an orange's ln B/G rises while the light's falls (its blue floored, the camera's
+    saturation): the paint is left off its reference across the cast as well as along it, and a share
+    of the offset (a multiple of the identity) left the orange and the yellow of evaluation photo tinted
+    32 unsure, right. Each paint's response is a 2 x 2 matrix (colour.CAST_RESPONSE): both are sure."""
+    from vision.colour import CAST_RESPONSE, ColourSample
+
+    designs = [(23.76, 16.14, 0.31), (30.88, 17.11, 0.54), (0.94, 73.97, 160.93), (35.73, 20.63, 0.62),
+               (1.2, 7.73, 162.16), (1.16, 18.62, 0.7), (1.39, 1.4, 125.06), (1.3, 22.51, 0.31),
+               (1.68, 27.75, 0.77), (1.59, 34.11, 0.71)]  # linear B, G, R (0-255), black subtracted
+    positions = [(-0.43, -0.3), (-0.32, -0.14), (-0.37, 0.21), (-0.19, 0.04), (-0.03, -0.12), (0.12, -0.27),
+                 (0.25, -0.4), (0.25, -0.1), (0.4, 0.08), (0.55, 0.23)]
+    samples = [ColourSample(tuple(v / 255 for v in bgr), np.tile(np.array(bgr, np.float32) / 255, (50, 1)))
+               for bgr in designs]
+    readings = classify_colours(samples, "ROYGBP", positions=positions)
+    assert "".join(r.colour for r in readings) == "BBYBOGRGGG"
+    assert all(r.confidence >= SURE_AT for r in readings)
+    assert all(np.shape(m) == (2, 2) for m in CAST_RESPONSE.values())
+
+
 def test_the_floor_is_taken_off_before_the_light():
     """log_chroma floors each channel at a fiftieth of the brightest, so a cast hardly moves a
     saturated paint's weak channel (an orange's blue, a green's red) while it moves a purple's
