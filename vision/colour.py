@@ -594,8 +594,10 @@ def estimate_light(chroma, positions, paints, config: ColourConfig | None = None
     cost, coefficients, assigned, weights = solutions[0]
     doubtful = np.zeros(n, bool)
     for other in solutions[1:]:
-        if other[0] <= cost + cfg.light_ambiguity and not _joins_clusters(chroma, positions, assigned, other, cfg):
-            doubtful |= other[2] != assigned
+        differs = other[2] != assigned
+        if other[0] <= cost + cfg.light_ambiguity and differs.any() and not _joins_clusters(
+                chroma, positions, assigned, other, cfg):
+            doubtful |= differs
     return LightEstimate(coefficients, assigned, weights, own, positions, own_paints, doubtful, reg)
 
 
