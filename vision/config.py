@@ -280,6 +280,10 @@ class ColourConfig:
     light_gradient_prior: float = 0.35  # the same for its change from one side of the photo to the other
     light_huber: float = 0.5  # a tile this far from its paint counts less (a misread design, glare)
     light_start: float = 0.9  # the fit is also started from casts this strong, every way
+    # Tiles this near in colour, put on one paint, are a cluster; a light that puts two clusters still
+    # this far apart under it on one paint is no other reading of the photo (colour._joins_clusters).
+    cluster_radius: float = 0.3
+    cluster_gap: float = 0.8
     light_ambiguity: float = 1.0  # a light this close in cost to the best that reads a tile otherwise: not sure
 
 

@@ -154,6 +154,73 @@ def test_the_light_is_estimated_from_the_photos_own_tiles():
     assert abs(1 + light.coefficients[0] - saturation) < 0.08
 
 
+# The designs of evaluation photo tinted 143 (a strong warm lamp; three or two tiles of each of the six
+# paints): their log-chromaticities as seen and their places across the photo, and their paints.
+WARM_LAMP_SEEN = [(-2.39, 1.06), (3.04, -0.65), (-2.76, -2.09), (3.72, 0.25), (3.76, 0.21), (-2.94, -2.13),
+                  (1.5, -2.29), (-2.45, 1.0), (2.58, 1.6), (1.48, -2.34), (2.64, 1.53), (-2.37, 1.08),
+                  (3.78, 0.31), (2.66, 1.48), (3.04, -0.68), (3.08, -0.65)]
+WARM_LAMP_AT = [(0.14, -0.51), (0.17, -0.39), (-0.07, -0.23), (0.2, -0.27), (-0.33, -0.04), (-0.19, -0.07),
+                (-0.05, -0.09), (0.09, -0.11), (0.23, -0.13), (-0.34, 0.12), (-0.03, 0.08), (-0.33, 0.32),
+                (-0.0, 0.26), (-0.32, 0.53), (0.03, 0.46), (-0.32, 0.78)]
+WARM_LAMP_PAINTS = "BOGRRGYBPYPBRPOO"
+
+
+def test_a_light_that_makes_two_clusters_one_paint_is_no_other_reading():
+    """Under a strong warm lamp the light with no cast, which reads the three oranges, the three purples
+    and the three reds all red and the yellows orange, costs little more than the right one, and made
+    every orange, yellow and purple "not sure" (tinted photo 143, 7 tiles). Tiles of one paint under one
+    light look alike: a light under which clusters of tiles, still far apart once it is taken off, are
+    the same paint is no other reading of the photo, and leaves no tile in doubt."""
+    from dataclasses import replace
+
+    from vision.config import ColourConfig
+
+    letters = "ROYGBP"
+    paints = np.array([DEFAULT_PAINTS[c] for c in letters])
+    light = estimate_light(WARM_LAMP_SEEN, WARM_LAMP_AT, paints)
+    assert "".join(letters[k] for k in light.assigned) == WARM_LAMP_PAINTS
+    assert not light.doubtful.any()
+    # Without the clusters' test the cheap other light leaves those tiles in doubt.
+    unclustered = estimate_light(WARM_LAMP_SEEN, WARM_LAMP_AT, paints, replace(ColourConfig(), cluster_gap=1e9))
+    assert unclustered.doubtful.sum() >= 7
+
+
+def test_another_light_for_lone_tiles_still_leaves_them_in_doubt():
+    """A light that reads lone tiles (no second tile of their colour) otherwise joins no clusters:
+    a doubt about them stays (the clusters' test only rules out one paint seen as two colours)."""
+    from vision.colour import _joins_clusters
+    from vision.config import ColourConfig
+
+    chroma = np.array([DEFAULT_PAINTS["O"], DEFAULT_PAINTS["R"], DEFAULT_PAINTS["B"], DEFAULT_PAINTS["B"]])
+    positions = np.zeros((4, 2))
+    best, other = np.array([1, 0, 4, 4]), np.array([0, 0, 4, 4])  # the other light reads the orange red
+    assert not _joins_clusters(chroma, positions, best, (0.0, np.zeros(7), other, None), ColourConfig())
+    # Two oranges and two reds, read all red: two clusters joined.
+    chroma = np.array([DEFAULT_PAINTS["O"]] * 2 + [DEFAULT_PAINTS["R"]] * 2)
+    best, other = np.array([1, 1, 0, 0]), np.zeros(4, int)
+    assert _joins_clusters(chroma, positions, best, (0.0, np.zeros(7), other, None), ColourConfig())
+
+
+def test_a_saturated_paint_is_judged_where_the_light_leaves_it_across_the_cast_too():
+    """Under a warm lamp an orange's ln B/G rises while the light's falls (its blue floored, the camera's
+    saturation): the paint is left off its reference across the cast as well as along it, and a share
+    of the offset (a multiple of the identity) left the orange and the yellow of evaluation photo tinted
+    32 unsure, right. Each paint's response is a 2 x 2 matrix (colour.CAST_RESPONSE): both are sure."""
+    from vision.colour import CAST_RESPONSE, ColourSample
+
+    designs = [(23.76, 16.14, 0.31), (30.88, 17.11, 0.54), (0.94, 73.97, 160.93), (35.73, 20.63, 0.62),
+               (1.2, 7.73, 162.16), (1.16, 18.62, 0.7), (1.39, 1.4, 125.06), (1.3, 22.51, 0.31),
+               (1.68, 27.75, 0.77), (1.59, 34.11, 0.71)]  # linear B, G, R (0-255), black subtracted
+    positions = [(-0.43, -0.3), (-0.32, -0.14), (-0.37, 0.21), (-0.19, 0.04), (-0.03, -0.12), (0.12, -0.27),
+                 (0.25, -0.4), (0.25, -0.1), (0.4, 0.08), (0.55, 0.23)]
+    samples = [ColourSample(tuple(v / 255 for v in bgr), np.tile(np.array(bgr, np.float32) / 255, (50, 1)))
+               for bgr in designs]
+    readings = classify_colours(samples, "ROYGBP", positions=positions)
+    assert "".join(r.colour for r in readings) == "BBYBOGRGGG"
+    assert all(r.confidence >= SURE_AT for r in readings)
+    assert all(np.shape(m) == (2, 2) for m in CAST_RESPONSE.values())
+
+
 def test_the_floor_is_taken_off_before_the_light():
     """log_chroma floors each channel at a fiftieth of the brightest, so a cast hardly moves a
     saturated paint's weak channel (an orange's blue, a green's red) while it moves a purple's
