@@ -367,11 +367,16 @@ class OccluderConfig:
     min_skin_yellow: float = 5.0
     min_apart: float = 6.0
     apart_spread: float = 1.5
+    spread_percentile: float = 90.0
     min_width: float = 0.3  # narrower than this is a printed line or a fleck, not a finger
     min_area: float = 1.0  # tiles squared
     min_length: float = 2.0
-    max_width: float = 1.0  # its area over its length (a finger: 0.5-0.9)
+    # Its area over its length (a finger, shrunk with its soft edge and its shadow: 0.5-1.28).
+    max_width: float = 1.3
     max_thickness: float = 1.8  # its widest disc (a finger: 0.5-1.35; a wedge of table in a corner: 2.4)
+    # Its outline at most this many times as long as its convex hull's (a finger: 1.0-1.25; a patch of
+    # wood grain standing apart: 1.28-1.65).
+    max_ragged: float = 1.3
     min_solidity: float = 0.55  # its area over its convex hull's
     reach: float = 0.3  # a cell is covered if the blob, grown by this, covers min_cover of it
     min_cover: float = 0.2

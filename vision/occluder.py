@@ -15,7 +15,8 @@ seen at an angle. The finger itself is found instead:
   differently: at least `min_length` tiles long, wider than a printed line
   and at most about a tile wide all along (on average, and nowhere thicker
   than `max_thickness`: a wedge of table in a corner of the photo is not),
-  its outline smooth (it fills most of its convex hull).
+  its outline smooth (it fills most of its convex hull, and its outline is
+  hardly longer than the hull's: a patch of grain standing apart is ragged).
 
 Every lattice cell beside the tiles (or beside a cell already asked about)
 that the blob covers in part becomes "a tile may be missing here", and from
@@ -80,7 +81,7 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
         return None, lat, t
     a0, b0 = float(array_median(red[table])), float(array_median(yellow[table]))
     apart = np.hypot(red - a0, yellow - b0)
-    spread = float(percentile(apart[table], 90))
+    spread = float(percentile(apart[table], cfg.spread_percentile))
     # Skin's hue: red and yellow (a* and b* both above grey), unlike a blue, green or purple table.
     skin = (red > 128 + cfg.min_skin_red) & (yellow > 128 + cfg.min_skin_yellow)
     foreign = skin & (apart > max(cfg.min_apart, cfg.apart_spread * spread)) & (light > dark)
@@ -108,6 +109,12 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
         # the photo, lit differently, can have a finger's mean width and be two tiles across at the
         # corner.
         if 2.0 * float(cv2.distanceTransform(component.astype(np.uint8), cv2.DIST_L2, 5).max()) > cfg.max_thickness * t:
+            continue
+        # Smooth-edged: its outline hardly longer than its hull's. A patch of table standing apart
+        # (a plank's grain, a corner the lens darkens) follows the grain, ragged.
+        outline = max(cv2.findContours(component.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0],
+                      key=cv2.contourArea)
+        if cv2.arcLength(outline, True) > cfg.max_ragged * cv2.arcLength(cv2.convexHull(outline), True):
             continue
         blob |= component
     return (blob if blob.any() else None), lat, t

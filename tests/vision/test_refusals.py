@@ -325,3 +325,40 @@ def test_a_tile_past_the_blur_limit_with_a_sure_design_is_not_asked_about():
     assert not blur_doubt(0.058, limit, 0.9, cfg)
     assert blur_doubt(0.058, limit, 0.6, cfg)
     assert blur_doubt(cfg.max_sure_blur + 0.01, limit, 0.95, cfg)
+
+
+def test_a_finger_wider_than_a_tile_with_its_shadow_is_found():
+    # The evaluation set's "occluded" photo 74: a finger over a white table, its tip on a tile at the
+    # grid's edge. Shrunk to the finger search's scale, the finger with its soft edge and its shadow
+    # is 1.02 tiles wide on average; at most 1.0 was taken for a finger, the tile under it was
+    # dropped without a word. A finger, a thumb or two fingers together, is up to about 1.3 tiles.
+    from vision.evalsets import make_photo
+
+    photo = make_photo("occluded", 74, (1200, 900))
+    try:
+        _, _, score = _read_and_score("occluded", 74)
+    except RetakePhotoError as refused:
+        assert refused.reason == "covered"
+    else:
+        assert score.confidently_wrong == 0
+    # The same photo without the finger reads exactly.
+    bare = render(photo.cells, photo.tileset, replace(photo.scene, finger=()))
+    plain = read_image_bytes(bare.data, photo.tileset)
+    assert plain.missing == [] and plain.unsure() == []
+
+
+def test_a_ragged_patch_of_grain_is_no_finger():
+    # The evaluation set's "wood" photo 114: a patch of the table's grain in the photo's corner
+    # stands apart from the table's median colour when the table's spread is taken at its median
+    # (a search more sensitive than the reader's own); it comes in from the edge and has a finger's
+    # width, but its outline follows the grain: 1.65 times as long as its hull's (a finger's: 1.0-1.25).
+    from vision.config import VisionConfig
+    from vision.occluder import find_occluder
+
+    cfg = VisionConfig()
+    keen = replace(cfg.occluder, spread_percentile=50.0, apart_spread=2.7)
+    _, result, score = _read_and_score("wood", 114)
+    assert score.exact
+    tiles = [(t.row + result.origin[0], t.col + result.origin[1]) for t in result.tiles]
+    assert find_occluder(result.image, result.lattice, tiles, keen)[0] is None
+    assert find_occluder(result.image, result.lattice, tiles, replace(keen, max_ragged=1e9))[0] is not None
