@@ -319,10 +319,7 @@ def design_mask(patch, config: DesignConfig | None = None):
     if stats[label, cv2.CC_STAT_AREA] < 0.02 * size * size:
         raise ClassifyError("no design on the tile")
     # Specks of glare or dirt inside a design are part of it.
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    filled = np.zeros_like(mask)
-    cv2.drawContours(filled, contours, -1, 1, thickness=cv2.FILLED)
-    return filled
+    return _filled(mask)
 
 
 def _design_image(patch, c0: int, cfg: DesignConfig):
@@ -687,10 +684,80 @@ class DesignOutline:
 def design_outline(patch, config: DesignConfig | None = None) -> DesignOutline:
     """The design's mask, four numbers, radial profile and centre in a tile patch. Raises ClassifyError
     if there is none."""
-    mask = design_mask(patch, config)
+    return outline_of(design_mask(patch, config))
+
+
+def outline_of(mask) -> DesignOutline:
+    """The DesignOutline of a design's mask (uint8, 1 on the design)."""
     features, profile, (cx, cy) = _outline(mask)
     # Moments count pixel centres from 0; the patch's middle is at size / 2 in pixel edges.
     return DesignOutline(mask, features, profile, (cx + 0.5, cy + 0.5))
+
+
+def four_fold(mask, reach: float = 3.0, votes: int = 3):
+    """A design's mask mended by its own symmetry: every design is the same turned a quarter about
+    its middle, so a pixel is the design's when at least `votes` of the mask's four quarter turns
+    about that middle have it. A highlight joined to one side of the design (or biting into it)
+    lies in one turn only: it drops out (is filled in) while the design's own outline, in all four,
+    stays. The middle is the one, within `reach` pixels of the mask's centroid (in half pixels),
+    about which the mask best covers its own quarter turn: glare pulls the centroid off it."""
+    import numpy as np
+
+    n = mask.shape[0]
+    ys, xs = np.nonzero(mask)
+    cx, cy = float(xs.mean()), float(ys.mean())
+    turned = np.rot90(mask, -1)  # turned[i, j] = mask[n - 1 - j, i]
+    best = (-1, 0, 0)
+    # A quarter turn about (cx, cy) takes pixel (x, y) to (a - y, x - b)... with a = cx + cy and
+    # b = cy - cx whole numbers: the quarter turn about the patch's middle, shifted by (b, a - n + 1).
+    for hx in range(int(round(2 * (cx - reach))), int(round(2 * (cx + reach))) + 1):
+        for hy in range(int(round(2 * (cy - reach))), int(round(2 * (cy + reach))) + 1):
+            if (hx - hy) % 2:
+                continue
+            a, b = (hx + hy) // 2, (hy - hx) // 2
+            shared = _shared(mask, turned, b, a - n + 1)
+            if shared > best[0]:
+                best = (shared, a, b)
+    _, a, b = best
+    count = mask.astype(np.uint8)
+    turn = mask
+    for _ in range(3):
+        turn = _shifted(np.rot90(turn, -1), b, a - n + 1)
+        count = count + turn
+    return _filled((count >= votes).astype(np.uint8))
+
+
+def _filled(mask):
+    """The largest outline of a mask with everything inside it (a mask of zeros if it has none)."""
+    import cv2
+    import numpy as np
+
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    filled = np.zeros_like(mask)
+    if contours:
+        cv2.drawContours(filled, [max(contours, key=cv2.contourArea)], -1, 1, thickness=cv2.FILLED)
+    return filled
+
+
+def _shifted(x, dy: int, dx: int):
+    """x moved down `dy` and right `dx` pixels, zero where nothing moved in."""
+    import numpy as np
+
+    out = np.zeros_like(x)
+    n, m = x.shape
+    if abs(dy) < n and abs(dx) < m:
+        out[max(dy, 0):n + min(dy, 0), max(dx, 0):m + min(dx, 0)] = \
+            x[max(-dy, 0):n - max(dy, 0), max(-dx, 0):m - max(dx, 0)]
+    return out
+
+
+def _shared(x, y, dy: int, dx: int) -> int:
+    """How many pixels `x` and `y` moved down `dy` and right `dx` (_shifted) both have."""
+    import numpy as np
+
+    n, m = x.shape
+    return int(np.count_nonzero(x[max(dy, 0):n + min(dy, 0), max(dx, 0):m + min(dx, 0)]
+                                & y[max(-dy, 0):n - max(dy, 0), max(-dx, 0):m - max(dx, 0)]))
 
 
 def classify_designs(outlines: list[DesignOutline], side: int) -> list[DesignReading]:

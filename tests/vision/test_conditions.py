@@ -50,7 +50,7 @@ LONG = {
     "plain": (1.0, 24, 0),
     "oblique": (1.0, 24, 0),
     "steep": (1.0, 23, 0),
-    "turned": (1.0, 23, 0),
+    "turned": (1.0, 24, 0),  # 0: a highlight joined to a white star's side (pipeline.mend_by_symmetry)
     "board": (0.9962, 23, 0),  # 17: a printed 7 read as a tile (not sure), a printed 8 asked about
     "cloth": (0.996, 22, 0),
     "wood": (1.0, 24, 0),

@@ -10,10 +10,13 @@ from vision.design import (
     PROTOTYPE_CURVES,
     PROTOTYPES,
     classify_design,
+    classify_designs,
     compute_prototype_curves,
     design_features,
     design_mask,
     draw_design,
+    four_fold,
+    outline_of,
 )
 from vision.errors import ClassifyError
 
@@ -162,3 +165,36 @@ def test_array_median_percentile_and_distinct_give_numpys_numbers(seed):
     for table in (rng.random((n, 3)).astype(np.float32), rng.random((n, 2)) * 50):
         assert np.array_equal(array_median(table, axis=0), np.median(table, axis=0))
         assert array_median(table, axis=0).dtype == np.median(table, axis=0).dtype
+
+
+def _joined_blob(design, centre, radius, shift=(0, 0)):
+    """A white design on the black face (moved `shift` pixels off the patch's middle) with a round blob of
+    the same white joined to it (a highlight on the face beside it), and the design's own pixels."""
+    grey = np.roll(draw_design(design, 64), shift, axis=(0, 1))
+    drawn = grey > 130
+    cv2.circle(grey, centre, radius, 230, -1)
+    return _colour_patch(grey, (220, 225, 230)), drawn
+
+
+@pytest.mark.parametrize("design,centre,shift", [("6", (48, 34), (0, 0)), ("5", (29, 47), (2, -3)),
+                                                  ("4", (54, 28), (0, 0))])
+def test_four_fold_leaves_out_a_highlight_joined_to_one_side(design, centre, shift):
+    # A highlight on the face beside the design, as bright as its paint, joins it on one side only:
+    # the design's three other quarter turns do not have it.
+    patch, drawn = _joined_blob(design, centre, 7, shift)
+    mask = design_mask(patch)
+    assert (mask.astype(bool) & ~drawn).sum() > 0.05 * drawn.sum()  # the blob is in the design's mask
+    mended = four_fold(mask).astype(bool)
+    assert (mended ^ drawn).sum() < 0.05 * drawn.sum()
+    reading = classify_designs([outline_of(four_fold(mask))], 64)[0]
+    assert reading.design == design and reading.confidence >= 0.45
+
+
+def test_four_fold_fills_a_bite_out_of_one_side():
+    # Glare taking the colour out of one side of a circle bites into its mask; its turns fill it in.
+    grey = draw_design("1", 64)
+    drawn = grey > 130
+    cv2.circle(grey, (32, 52), 8, 30, -1)
+    mask = design_mask(_colour_patch(grey))
+    assert (drawn & ~mask.astype(bool)).sum() > 0.05 * drawn.sum()
+    assert (four_fold(mask).astype(bool) ^ drawn).sum() < 0.04 * drawn.sum()

@@ -277,3 +277,67 @@ def test_a_design_under_a_tinted_highlight_is_read_again_in_white_light(design, 
     # In about white light nothing is read again.
     again = [classify_design(tinted)]
     assert reread_in_white([tinted], again, [(1.02, 1.0, 0.98)], DesignConfig()) == []
+
+
+def _star_with_a_blob_beside_it(paint=(230, 230, 230)):
+    """An eight-point star of `paint` (BGR) on its black face, a blob as bright joined to its right side:
+    in white, a highlight."""
+    import cv2
+
+    from vision.design import draw_design
+
+    grey = draw_design("6", 64)
+    cv2.circle(grey, (50, 32), 11, 230, -1)
+    weight = (grey.astype(np.float32) - 30) / 200
+    face = np.array([30, 30, 30], np.float32)
+    return (face + weight[..., None] * (np.array(paint, np.float32) - face)).clip(0, 255).astype(np.uint8)
+
+
+def test_a_not_sure_design_is_mended_by_its_symmetry_to_the_same_design_only():
+    # The highlight joined to one side bends the star's outline: it reads unsure. Its mask mended by
+    # the star's own quarter turns (vision.design.four_fold) reads it sure; a mended reading of
+    # another design than the first is not kept.
+    from dataclasses import replace
+
+    from vision.config import SURE_AT, DesignConfig
+    from vision.design import classify_design
+    from vision.pipeline import mend_by_symmetry
+
+    patch = _star_with_a_blob_beside_it()
+    first = classify_design(patch)
+    assert first.design == "6" and first.confidence < SURE_AT
+    [(_, mended, _), none] = mend_by_symmetry([(patch, first, (0.0, 0.0)), None], DesignConfig())
+    assert none is None and mended.design == "6" and mended.confidence >= SURE_AT
+    assert mended.mask is first.mask  # the paint's colour is sampled where the photo showed it
+    other = replace(first, design="2")
+    assert mend_by_symmetry([(patch, other, (0.0, 0.0))], DesignConfig())[0][1] is other
+
+
+def test_a_not_sure_design_without_a_highlight_is_not_mended():
+    # The same blob in the star's own blue paint: no highlight (the patch's dimmest channel stays low),
+    # so the design's doubt is its own, which its quarter turns would only smooth away.
+    from vision.config import SURE_AT, DesignConfig
+    from vision.design import classify_design, glared
+    from vision.pipeline import mend_by_symmetry
+
+    patch = _star_with_a_blob_beside_it((200, 90, 20))
+    first = classify_design(patch)
+    assert first.confidence < SURE_AT and not glared(patch)
+    assert mend_by_symmetry([(patch, first, (0.0, 0.0))], DesignConfig())[0][1] is first
+
+
+def test_an_asked_cells_design_is_not_mended_by_its_symmetry():
+    # Two cells of the same star with a highlight joined to it: the found tile's design is mended and
+    # sure, the cell the search only asked about (its design not trusted: it may be a finger or print,
+    # which quarter turns would make look like a design) is read as it is, and stays asked about.
+    from vision.config import SURE_AT, VisionConfig
+    from vision.lattice import Lattice, TileCell
+    from vision.pipeline import read_asked
+
+    image = np.hstack([_star_with_a_blob_beside_it()] * 2)
+    lattice = Lattice(np.array([[64.0, 0, 32], [0, 64.0, 32], [0, 0, 1]]), 64.0, 0.0)
+    missing = [(0, 1)]
+    [(tile, (_, design, _))] = read_asked(image, lattice, [TileCell((0, 0), (0.0, 0.0), True)], [(0, 1)], missing,
+                                          VisionConfig())
+    assert tile.cell == (0, 0) and design.design == "6" and design.confidence >= SURE_AT
+    assert missing == [(0, 1)]
