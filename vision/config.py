@@ -362,7 +362,8 @@ class OccluderConfig:
     dark_margin: float = 10.0
     min_table_share: float = 0.1  # with less table than this in the photo, nothing is looked for
     # Skin: a* and b* above grey by these, and its colour (a*, b*) apart from the table's median by
-    # min_apart and by apart_spread times the table's own spread (its 90th percentile).
+    # min_apart and by apart_spread times the table's own spread (the spread_percentile-th
+    # percentile of the table's distances from its median).
     min_skin_red: float = 5.0
     min_skin_yellow: float = 5.0
     min_apart: float = 6.0
