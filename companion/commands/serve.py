@@ -445,7 +445,6 @@ def run(args: argparse.Namespace) -> int:
         raise
     devices = open_hardware(config, args.simulate_hardware, service.on_button)
     camera_checks = CameraChecks()
-    camera_checks.open_camera_in_background(dict(config.camera))
     service.outputs.extend(devices.outputs)
     threads = config.server.worker_threads
     limits = Limits(
@@ -461,6 +460,9 @@ def run(args: argparse.Namespace) -> int:
         service.close()
         devices.close()
         raise InputError(f"cannot listen on {config.server.host}:{config.server.port}: {exc.strerror or exc}") from None
+    # The camera is opened once the port is ours: a thread still inside cv2's import when a taken
+    # port ends the process makes the C++ runtime abort it (exit -6, not 2).
+    camera_checks.open_camera_in_background(dict(config.camera))
     port = server.port
     url = service_url(config.server.host, port, config.server.public_url)
     app = create_app({

@@ -223,3 +223,23 @@ def test_simulated_hardware_follows_the_service_countdown(tmp_path):
     finally:
         assert server.stop() == 0
     assert "Traceback" not in "".join(server.output)
+
+
+def test_a_taken_port_ends_before_the_camera_is_opened(tmp_path, monkeypatch):
+    """The camera is opened in a thread (cv2's import is slow) only once the port is bound: a
+    thread still inside cv2's import when a taken port ends the process made the C++ runtime
+    abort it (exit -6 instead of 2, now and then, in test_mistakes_end_with_one_line_and_exit_2)."""
+    import socket
+
+    from companion.camera_checks import CameraChecks
+    from companion.cli import main
+
+    opened = []
+    monkeypatch.setattr(CameraChecks, "open_camera_in_background", lambda self, config: opened.append(config))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "no-config"))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        status = main(["serve", "--data-dir", str(tmp_path / "data"), "--host", "127.0.0.1",
+                       "--port", str(taken.getsockname()[1])])
+    assert status == 2 and opened == []
