@@ -40,7 +40,14 @@ from __future__ import annotations
 
 import itertools
 
-from companion.games.pivit_tiles._solver_search import GROUP_CELLS, MAX_LINE, Deadline, SearchTimeout, groups_of
+from companion.games.pivit_tiles._solver_search import (
+    GROUP_CELLS,
+    GROUP_MASKS,
+    MAX_LINE,
+    Deadline,
+    SearchTimeout,
+    groups_of,
+)
 
 # Which cores are tried: tiles with at most this many distinct partners
 # (counting each wild as one), sets of up to CORE_SIZE of them, each search
@@ -79,10 +86,9 @@ _CELLS_AND_WILD = list(range(36)) + [-1]
 _PARTNERED = [[_partnered_slow(x, y) for y in _CELLS_AND_WILD] for x in _CELLS_AND_WILD]
 
 
-# Bit masks over the 36 cells: each group's cells, and each cell's partners
-# (its colour and design groups, without itself).
-_GROUP_MASK = [sum(1 << y for y in cells) for cells in GROUP_CELLS]
-_PARTNER_MASK = [(_GROUP_MASK[x % 6] | _GROUP_MASK[6 + x // 6]) & ~(1 << x) for x in range(36)]
+# Each cell's partners as a mask over the 36 cells (its colour and design
+# groups, without itself).
+_PARTNER_MASK = [(GROUP_MASKS[x % 6] | GROUP_MASKS[6 + x // 6]) & ~(1 << x) for x in range(36)]
 
 
 def _held(cells: list[int]) -> int:
@@ -257,7 +263,7 @@ def _problem(cells: list[int], core: tuple[int, ...], min_line: int) -> tuple:
         for x in range(36)
         if (related & outside) >> x & 1
         and any(
-            0 < (_GROUP_MASK[g] & outside & ~(1 << x)).bit_count() + wilds >= min_line - 1 for g in groups_of(x)
+            0 < (GROUP_MASKS[g] & outside & ~(1 << x)).bit_count() + wilds >= min_line - 1 for g in groups_of(x)
         )
     )
     return core, tuple(near), lead_out, len(near) < len(cells), min_line

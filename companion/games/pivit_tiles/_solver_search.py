@@ -44,6 +44,8 @@ from typing import Callable
 GROUP_CELLS: tuple[tuple[int, ...], ...] = tuple(
     tuple(d * 6 + g for d in range(6)) for g in range(6)
 ) + tuple(tuple(g * 6 + c for c in range(6)) for g in range(6))
+# The same groups as masks over the cells (bit x for cell x).
+GROUP_MASKS: tuple[int, ...] = tuple(sum(1 << y for y in cells) for cells in GROUP_CELLS)
 MAX_LINE = 6  # six designs and six colours exist, so no line holds more
 
 
@@ -195,6 +197,23 @@ class LineSearch:
         for i, x in enumerate(cells):
             (self.wilds if x < 0 else self.copies_of[x]).append(i)
         self.present = [x for x in range(36) if self.copies_of[x]]
+        # Where copies are free, kept up to date by _take and _give_back as lines are placed
+        # and taken back, not worked out afresh at each node: per cell its first uncovered copy
+        # (-1 if none) and the lines of its copies that have one slot left; the uncovered
+        # wilds; the lines of wilds with one slot left; per group, how many cells have an
+        # uncovered copy, and as bits the cells that have an uncovered copy or a free slot.
+        self.first_new = [copies[0] if copies else -1 for copies in self.copies_of]
+        self.free_lines: list[list[int]] = [[] for _ in range(36)]
+        self.wilds_new = len(self.wilds)
+        self.wild_lines: list[int] = []
+        self.group_new = [0] * 12
+        self.masks = [0] * 12
+        for x in self.present:
+            colour, design_bit, design, colour_bit = _MASK_BITS[x]
+            self.group_new[colour] += 1
+            self.group_new[design] += 1
+            self.masks[colour] |= design_bit
+            self.masks[design] |= colour_bit
         self.line_orient: list[int] = []  # 0 row, 1 column
         self.line_group: list[int] = []
         self.line_cells: list[frozenset[int]] = []  # the concrete cells (not the jokers)
@@ -231,15 +250,10 @@ class LineSearch:
             self.effort.spend()
         if self.deadline is not None and self.nodes & 63 == 1 and self.deadline.passed():
             raise SearchTimeout
-        snap = self._snapshot()
-        first_new, free_lines, wilds_new, wild_lines, _ = snap
-        wilds_free = wilds_new + len(wild_lines)
-        masks = [0] * 12
-        for x in self.present:
-            if first_new[x] >= 0 or free_lines[x]:
-                colour, design_bit, design, colour_bit = _MASK_BITS[x]
-                masks[colour] |= design_bit
-                masks[design] |= colour_bit
+        first_new = self.first_new
+        snap = (first_new, self.free_lines, self.wilds_new, self.wild_lines, self.group_new)
+        wilds_free = self.wilds_new + len(self.wild_lines)
+        masks = self.masks
         best = -1
         best_copy = -1
         best_count = 1 << 30
@@ -267,36 +281,6 @@ class LineSearch:
         if len(set(self._comp)) <= 1:
             return self.accept(self)
         return self._connect(snap)
-
-    def _snapshot(self) -> tuple[list[int], list[list[int]], int, list[int], list[int]]:
-        """Where copies are free, in one pass: per cell its first uncovered copy (-1 if
-        none) and the lines of its copies that have one slot left; the uncovered
-        wilds; the lines of wilds with one slot left; per group, how many cells
-        have an uncovered copy."""
-        first_new = [-1] * 36
-        free_lines: list[list[int]] = [[] for _ in range(36)]
-        wilds_new = 0
-        wild_lines = []
-        group_new = [0] * 12
-        for i, (r, c), x in zip(range(self.n), self.slot, self.cell):
-            if r < 0:
-                if c < 0:
-                    if x < 0:
-                        wilds_new += 1
-                    elif first_new[x] < 0:
-                        first_new[x] = i
-                        group_new[x % 6] += 1
-                        group_new[6 + x // 6] += 1
-                elif x < 0:
-                    wild_lines.append(c)
-                else:
-                    free_lines[x].append(c)
-            elif c < 0:
-                if x < 0:
-                    wild_lines.append(r)
-                else:
-                    free_lines[x].append(r)
-        return first_new, free_lines, wilds_new, wild_lines, group_new
 
     def _components(self) -> list[int]:
         """The connected group (by crossings) of each line."""
@@ -617,14 +601,11 @@ class LineSearch:
         if k == len(todo):
             return self._fill_jokers(state, jokers, -1)
         y = todo[k]
-        first_new = -1
+        first_new = self.first_new[y]
         crossings = []
         for i in self.copies_of[y]:
             s = self.slot[i]
-            if s[0] < 0 and s[1] < 0:
-                if first_new < 0:
-                    first_new = i
-            elif s[0] < 0 or s[1] < 0:
+            if (s[0] < 0) != (s[1] < 0):
                 crossings.append(i)
         if first_new >= 0 and not state.joining:
             state.members.append(first_new)
@@ -708,8 +689,7 @@ class LineSearch:
         self.line_group.append(state.group)
         self.line_cells.append(state.cells)
         self.line_members.append(list(state.members))
-        for i in state.members:
-            self.slot[i][orient] = line
+        taken = self._take(state.members, orient, line)
         target = state.target
         if target >= 0:
             saved_floor = self.floor.get(state.target_cell)
@@ -734,8 +714,7 @@ class LineSearch:
                 del self.floor[state.target_cell]
             else:
                 self.floor[state.target_cell] = saved_floor
-        for i in state.members:
-            self.slot[i][orient] = -1
+        self._give_back(state.members, orient, taken)
         self.line_orient.pop()
         self.line_group.pop()
         self.line_cells.pop()
@@ -743,6 +722,78 @@ class LineSearch:
         if flipped:
             self._transpose(flipped)
         return ok
+
+    def _take(self, members: list[int], orient: int, line: int) -> list[int]:
+        """Put these copies in `line` (their slot `orient`) and bring the free copies up to
+        date. Returns what _give_back needs: per member, where its other line was in the
+        list of free lines it left (-1 for a copy that was uncovered)."""
+        slot = self.slot
+        cell = self.cell
+        taken = []
+        for i in members:
+            s = slot[i]
+            other = s[orient ^ 1]
+            s[orient] = line
+            x = cell[i]
+            free = self.wild_lines if x < 0 else self.free_lines[x]
+            if other < 0:
+                # Uncovered until now: it gets a free slot.
+                free.append(line)
+                taken.append(-1)
+                if x < 0:
+                    self.wilds_new -= 1
+                    continue
+                if self.first_new[x] == i:
+                    nxt = -1
+                    for j in self.copies_of[x]:
+                        if slot[j][0] < 0 and slot[j][1] < 0:
+                            nxt = j
+                            break
+                    self.first_new[x] = nxt
+                    if nxt < 0:
+                        self.group_new[x % 6] -= 1
+                        self.group_new[6 + x // 6] -= 1
+            else:
+                # A crossing: its free slot is taken.
+                k = free.index(other)
+                del free[k]
+                taken.append(k)
+                if x < 0:
+                    continue
+                if not free and self.first_new[x] < 0:
+                    colour, design_bit, design, colour_bit = _MASK_BITS[x]
+                    self.masks[colour] &= ~design_bit
+                    self.masks[design] &= ~colour_bit
+        return taken
+
+    def _give_back(self, members: list[int], orient: int, taken: list[int]) -> None:
+        """Undo _take: the members leave their slot `orient` again, in reverse order."""
+        slot = self.slot
+        cell = self.cell
+        for n in range(len(members) - 1, -1, -1):
+            i = members[n]
+            k = taken[n]
+            s = slot[i]
+            s[orient] = -1
+            x = cell[i]
+            free = self.wild_lines if x < 0 else self.free_lines[x]
+            if k < 0:
+                free.pop()
+                if x < 0:
+                    self.wilds_new += 1
+                else:
+                    first = self.first_new[x]
+                    if first < 0:
+                        self.group_new[x % 6] += 1
+                        self.group_new[6 + x // 6] += 1
+                    if first < 0 or i < first:
+                        self.first_new[x] = i
+            else:
+                if x >= 0 and not free and self.first_new[x] < 0:
+                    colour, design_bit, design, colour_bit = _MASK_BITS[x]
+                    self.masks[colour] |= design_bit
+                    self.masks[design] |= colour_bit
+                free.insert(k, s[orient ^ 1])
 
     def _still_drawable(self, line: int) -> bool:
         """False if the group of lines the new line joined can no longer be drawn on a grid.

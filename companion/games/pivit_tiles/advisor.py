@@ -51,6 +51,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
+from companion.games.pivit_tiles._solver_search import GROUP_MASKS
 from companion.games.pivit_tiles.check import check_grid, find_lines, line_fault
 from companion.games.pivit_tiles.grid import Grid
 from companion.games.pivit_tiles.solver import cells_unplaceable, core_cells, few_tiles_proof, hard_tiles, solve
@@ -376,8 +377,6 @@ def _lonely_free_draws(base: tuple[int, ...], pile: list[int], skip: int, min_li
 
 # Masks of tiles: bit i for the tile of index i (see _index), bit W for a wild.
 _ALL_TILES = (1 << SLOTS) - 1
-_COLOUR_BITS = [sum(1 << (g * 6 + c) for g in range(6)) for c in range(6)]
-_DESIGN_BITS = [sum(1 << (g * 6 + c) for c in range(6)) for g in range(6)]
 
 
 def _fit_mask(line: list[str], ts: TileSet) -> int:
@@ -405,9 +404,9 @@ def _fit_mask(line: list[str], ts: TileSet) -> int:
         return _ALL_TILES
     fits = 0
     if colours & (colours - 1) == 0:
-        fits |= _COLOUR_BITS[colours.bit_length() - 1]
+        fits |= GROUP_MASKS[colours.bit_length() - 1]  # the colour's tiles
     if designs & (designs - 1) == 0:
-        fits |= _DESIGN_BITS[designs.bit_length() - 1]
+        fits |= GROUP_MASKS[6 + designs.bit_length() - 1]  # the design's tiles
     if not fits:
         return 0  # mixed already: nothing mends it
     return (fits & ~seen) | 1 << W

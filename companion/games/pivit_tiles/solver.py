@@ -77,7 +77,7 @@ YOUNG_RESTART_EFFORT = 300
 YOUNG_RESTART_FROM = 3
 # The restarts' seeds start past any attempt's own seed.
 RESTART_SEEDS = 1000
-# Steps of a core search asked again on another hand (tiles_unplaceable).
+# Steps of a core search asked again on another hand (cells_unplaceable).
 CORE_REUSE_STEPS = 2000
 # Whether to check that partial structures can still be drawn, by (tree pass?,
 # shortest line): worth its cost where undrawable structures are common.
@@ -202,22 +202,6 @@ def hard_tiles(hand: list[str], tileset: str | TileSet = "classic", young: bool 
     return [] if core is None else _core_tiles(core, ts)
 
 
-def tiles_unplaceable(
-    hand: list[str], core: list[str], tileset: str | TileSet = "classic", young: bool = False
-) -> bool:
-    """True when the copies of the tiles `core` in `hand` provably cannot all be placed in lines.
-
-    The search of _solver_core for this core (any tiles of the hand, say the
-    `hard_tiles` of a hand a trade away: hands a trade apart mostly pose the
-    same problem for them, and its answer is remembered per problem). True
-    proves `hand` impossible; False proves nothing, nor does a search that
-    runs out of its steps. Raises TileError for a tile that is not in the
-    tile set.
-    """
-    ts = get_tileset(tileset)
-    return cells_unplaceable(_parsed(hand, ts)[1], core_cells(core, ts), young)
-
-
 def core_cells(core: list[str], tileset: str | TileSet = "classic") -> tuple[int, ...]:
     """The distinct cells (design index * 6 + colour index) of the tiles `core`, sorted: the core
     as `cells_unplaceable` takes it. Raises TileError for a tile that is not in the tile set."""
@@ -225,8 +209,14 @@ def core_cells(core: list[str], tileset: str | TileSet = "classic") -> tuple[int
 
 
 def cells_unplaceable(cells: list[int], core: tuple[int, ...], young: bool = False) -> bool:
-    """`tiles_unplaceable` for a hand given as cells (design index * 6 + colour index, -1 for a
-    wild) and a core given by `core_cells`: for a caller that holds hands as counts."""
+    """True when the copies of the core's tiles in the hand provably cannot all be placed in lines.
+
+    The hand is given as cells (design index * 6 + colour index, -1 for a wild), for a caller
+    that holds hands as counts, and the core by `core_cells` (any tiles of the hand, say the
+    `hard_tiles` of a hand a trade away: hands a trade apart mostly pose the same problem for
+    them). The search of _solver_core, its answer remembered per problem. True proves the hand
+    impossible; False proves nothing, nor does a search that runs out of its steps.
+    """
     if len(cells) <= 1 or any(x < 0 or x not in cells for x in core):
         return False
     return placeable(cells, core, 2 if young else 3, CORE_REUSE_STEPS) is False

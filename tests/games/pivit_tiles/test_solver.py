@@ -20,7 +20,14 @@ from companion.games.pivit_tiles import solver as solver_module
 from companion.games.pivit_tiles._solver_core import core_proof
 from companion.games.pivit_tiles.check import check_grid
 from companion.games.pivit_tiles.grid import grid_str, parse_grid
-from companion.games.pivit_tiles.solver import STATUSES, few_tiles_proof, hard_tiles, solve, tiles_unplaceable
+from companion.games.pivit_tiles.solver import (
+    STATUSES,
+    cells_unplaceable,
+    core_cells,
+    few_tiles_proof,
+    hard_tiles,
+    solve,
+)
 from companion.games.pivit_tiles.tiles import DESIGNS, TILESETS, WILD, TileError
 
 CLASSIC = TILESETS["classic"]
@@ -379,8 +386,14 @@ def test_few_tiles_proofs_that_need_the_wilds_tiles_agree_with_brute_force(brute
     assert proved[False] > 10, proved
 
 
-# A hand's hard tiles asked again a trade away (tiles_unplaceable, as the trade advisor
+# A hand's hard tiles asked again a trade away (cells_unplaceable, as the trade advisor
 # does): the same search on the other hand's own copies, so a proof there is a proof.
+
+
+def tiles_unplaceable(hand, core, young=False):
+    """cells_unplaceable for a hand and a core given as tiles (the advisor holds them as cells)."""
+    cells = [-1 if t == WILD else DESIGNS.index(t[0]) * 6 + CLASSIC.colours.index(t[1]) for t in hand]
+    return cells_unplaceable(cells, core_cells(core), young)
 
 REDUCED_TILES = [d + c for d in "123" for c in "RGB"] + [WILD]
 REDUCED_BOX = [t for t in REDUCED_TILES for _ in range(3 if t != WILD else 2)]
@@ -626,6 +639,65 @@ def test_the_groups_of_lines_follow_each_line_placed(monkeypatch):
         for _ in range(40):
             solve(rng.sample(FULL_SET, 24), young=young, timeout=None)
     assert len(nodes) > 1000 and max(nodes) >= 6
+
+
+def free_copies_afresh(search):
+    """Where the copies of a LineSearch are free, from one pass over every copy: per cell its
+    first uncovered copy (-1 if none) and the lines of its copies that have one slot left; the
+    uncovered wilds; the lines of wilds with one slot left; per group, how many cells have an
+    uncovered copy."""
+    first_new = [-1] * 36
+    free_lines = [[] for _ in range(36)]
+    wilds_new = 0
+    wild_lines = []
+    group_new = [0] * 12
+    for i, ((r, c), x) in enumerate(zip(search.slot, search.cell)):
+        if r < 0 and c < 0:
+            if x < 0:
+                wilds_new += 1
+            elif first_new[x] < 0:
+                first_new[x] = i
+                group_new[x % 6] += 1
+                group_new[6 + x // 6] += 1
+        elif r < 0 or c < 0:
+            (wild_lines if x < 0 else free_lines[x]).append(max(r, c))
+    return first_new, free_lines, wilds_new, wild_lines, group_new
+
+
+def test_the_free_copies_follow_each_line_placed(monkeypatch):
+    """Where copies are free, kept up to date as lines are placed and taken back, is what a
+    pass over every copy finds, and so are the masks of free cells per group.
+
+    Compared at every node (the lists of free lines as multisets) on seeded random hands
+    in both variations, rings and joining lines included.
+    """
+    node = _solver_search.LineSearch._node
+    seen = []
+
+    def checked(self):
+        first_new, free_lines, wilds_new, wild_lines, group_new = free_copies_afresh(self)
+        assert self.first_new == first_new
+        assert [sorted(lines) for lines in self.free_lines] == [sorted(lines) for lines in free_lines]
+        assert self.wilds_new == wilds_new
+        assert sorted(self.wild_lines) == sorted(wild_lines)
+        assert self.group_new == group_new
+        masks = [0] * 12
+        for x in range(36):
+            if first_new[x] >= 0 or free_lines[x]:
+                masks[x % 6] |= 1 << (x // 6)
+                masks[6 + x // 6] |= 1 << (x % 6)
+        assert self.masks == masks
+        seen.append((len(self.line_orient), sum(1 for r, c in self.slot if r >= 0 and c >= 0), wilds_new))
+        return node(self)
+
+    monkeypatch.setattr(_solver_search.LineSearch, "_node", checked)
+    rng = random.Random(44)
+    for young in (False, True):
+        for _ in range(40):
+            solve(rng.sample(FULL_SET, 24), young=young, timeout=None)
+    assert len(seen) > 1000
+    assert max(lines for lines, _, _ in seen) >= 6 and max(crossed for _, crossed, _ in seen) >= 5
+    assert any(wilds > 0 for _, _, wilds in seen)
 
 
 def _work(limit: int) -> dict:
