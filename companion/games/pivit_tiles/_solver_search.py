@@ -87,6 +87,25 @@ def _line_options(x: int, g: int, mask: int) -> list[tuple[tuple[int, ...], tupl
     return options
 
 
+# _GROUP_OPTIONS[(x, g, mask, wilds, min_line)]: _cover_copy's lines of group g for a copy of
+# cell x, as (g, cells, other cells, jokers, key) in the order they are tried (at most
+# 36 x 2 x 64 x 7 x 2 entries).
+_GROUP_OPTIONS: dict[tuple[int, int, int, int, int], list[tuple]] = {}
+
+
+def _group_options(x: int, g: int, mask: int, wilds: int, min_line: int) -> list[tuple]:
+    key = (x, g, mask, wilds, min_line)
+    options = _GROUP_OPTIONS.get(key)
+    if options is None:
+        options = [
+            (g, cells, sub, jokers, (g, cells, jokers))
+            for cells, sub, k in _line_options(x, g, mask)
+            for jokers in range(max(0, min_line - 1 - k), min(wilds, MAX_LINE - 1 - k) + 1)
+        ]
+        _GROUP_OPTIONS[key] = options
+    return options
+
+
 def _option_table(min_line: int) -> list[list[list[int]]]:
     """table[mask][pos][wilds]: how many lines through position `pos` a group allows.
 
@@ -426,14 +445,12 @@ class LineSearch:
         through q as a crossing may not have a smaller key than this one.
         """
         floor = self.floor.get(x)
-        options = []
-        min_line = self.min_line
-        for g in _GROUPS[x]:
-            for cells, sub, k in _line_options(x, g, masks[g]):
-                for jokers in range(max(0, min_line - 1 - k), min(wilds_free, MAX_LINE - 1 - k) + 1):
-                    key = (g, cells, jokers)
-                    if floor is None or key >= floor:
-                        options.append((g, cells, sub, jokers, key))
+        colour, design = _GROUPS[x]
+        options = _group_options(x, colour, masks[colour], wilds_free, self.min_line) + _group_options(
+            x, design, masks[design], wilds_free, self.min_line
+        )
+        if floor is not None:
+            options = [option for option in options if option[4] >= floor]
         # Lines without wilds first: wilds are scarce and fit anywhere later.
         if self.rng is not None:
             self.rng.shuffle(options)
