@@ -285,6 +285,11 @@ class ColourConfig:
     cluster_radius: float = 0.3
     cluster_gap: float = 0.8
     light_ambiguity: float = 1.0  # a light this close in cost to the best that reads a tile otherwise: not sure
+    # Glare adds the light's own colour to a paint: a design paled all over lies on its paint's line
+    # towards the light's colour. A tile the paints leave unsure is judged again against those lines,
+    # each followed until the paint's least channel over its greatest reaches this (colour._glare_lines):
+    # the designs paled all over on tinted seeds 0-167 measured 0.15-0.3, a white paint is 0.68.
+    max_glared_paleness: float = 0.45
 
 
 @dataclass(frozen=True)
