@@ -181,6 +181,11 @@ class LatticeConfig:
     min_hidden_band: float = 0.35
     min_hidden_outer_side: float = 0.62
     hidden_level_ratio: float = 1.25
+    # Where a tile's square fits the cell best (lattice._Evidence.squares), its outer side counts
+    # only if every side of that square shows face: a highlight eats into one side of a tile, not
+    # most of it (tinted 153: 0.51), while a board's print beside the tiles fitted so leaves a side
+    # mostly light (board 0, 13: at most 0.38).
+    min_hidden_fitted_side: float = 0.45
     max_tilt: float = 62.0  # degrees from straight down: a steeper photo is refused
     min_near_far: float = 0.3  # the smallest cell over the largest: less is refused as too oblique
     min_cell_photo_px: float = 12.0  # photo pixels: smaller cells are refused (move closer)

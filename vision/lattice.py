@@ -825,7 +825,8 @@ def _partly_hidden(ev: _Evidence, cfg: LatticeConfig, tiles: set, asked: set) ->
     own outer edge, on its node or where the tile's square fits the cell
     best (`_Evidence.squares`: a tile laid off its node, a highlight eating
     into one side, measured only 0.24-0.44 on its outer sides at the node,
-    0.58-0.93 where it lies; tinted 153). (A tile's thick side seen at an
+    0.58-0.93 where it lies; tinted 153), if every side of that square shows
+    face (`min_hidden_fitted_side`). (A tile's thick side seen at an
     angle, a shadow, darkens only the side beside that tile; a board's
     printed square is lighter.)
     Beside the tiles, and from each cell found, so a run of them under one
@@ -845,8 +846,11 @@ def _partly_hidden(ev: _Evidence, cfg: LatticeConfig, tiles: set, asked: set) ->
                         or ev.face[i, j] < cfg.min_hidden_face or ev.band[i, j] < cfg.min_hidden_band:
                     continue
                 around = ((key[0] - 1, key[1]), (key[0] + 1, key[1]), (key[0], key[1] - 1), (key[0], key[1] + 1))
-                outer = [max(float(side), float(fit)) for n, side, fit
-                         in zip(around, ev.sides[i, j], ev.squares.get((i, j), ev.sides[i, j])) if n not in near]
+                fitted = ev.squares.get((i, j))
+                if fitted is None or min(fitted) < cfg.min_hidden_fitted_side:
+                    fitted = ev.sides[i, j]
+                outer = [max(float(side), float(fit)) for n, side, fit in zip(around, ev.sides[i, j], fitted)
+                         if n not in near]
                 if outer and max(outer) >= cfg.min_hidden_outer_side and any(n in near for n in around):
                     found.append(key)
                     near.add(key)
