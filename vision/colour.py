@@ -26,7 +26,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from vision.config import ColourConfig
+from vision.config import SURE_AT, ColourConfig
 from vision.design import array_median, percentile
 from vision.errors import CalibrationError
 
@@ -430,10 +430,17 @@ def classify_colours(
         row = in_light.get(k)
         corrected = light.correct_without(chroma[k], pos[k], row)
         # Each paint where the light's correction leaves it under the cast found at the tile.
-        d = np.sqrt(((paints_arr + response @ light.offset_at(pos[k]) - corrected) ** 2).sum(axis=1))
-        order = np.argsort(d)
-        best, second = float(d[order[0]]), float(d[order[1]])
-        margin = max(0.0, min(1.0, (second - best) / (second + best))) if second + best > 0 else 1.0
+        expected = paints_arr + response @ light.offset_at(pos[k])
+        order, margin = _ranked(np.sqrt(((expected - corrected) ** 2).sum(axis=1)))
+        if margin < SURE_AT:
+            # Between two paints: glare over the whole design pales a paint towards the light's own
+            # colour, never away from it, so the design may be a paint paled (a green halfway to
+            # white is no white). Judged against each paint's line to the light's colour, it is
+            # taken when that reading is the surer.
+            lines = _glare_lines(expected, cfg.max_glared_paleness)
+            glared, glared_margin = _ranked(np.sqrt(((lines - corrected) ** 2).sum(axis=2)).min(axis=1))
+            if glared_margin > margin:
+                order, margin = glared, glared_margin
         share = float(shares[k])
         wild_margin = min(1.0, abs(share - cfg.wild_min_share) / cfg.wild_min_share)
         if share >= cfg.wild_min_share:
@@ -448,6 +455,34 @@ def classify_colours(
         readings.append(ColourReading(colour, confidence, (float(corrected[0]), float(corrected[1])),
                                       light.colour_at(pos[k])))
     return readings
+
+
+def _ranked(d):
+    """(the paints ordered nearest first, the margin between the nearest two) of distances `d` (K)."""
+    import numpy as np
+
+    order = np.argsort(d)
+    best, second = float(d[order[0]]), float(d[order[1]])
+    return order, (max(0.0, min(1.0, (second - best) / (second + best))) if second + best > 0 else 1.0)
+
+
+def _glare_lines(paints, max_paleness: float, steps: int = 25):
+    """K x steps x 2: each of `paints` (K x 2 log-chromaticities, floored as log_chroma's) with more and
+    more of the light's own colour added (glare: the lamp mirrored; in the light's correction it is
+    grey), from none to where its least channel over its greatest reaches `max_paleness` (a paint
+    already paler, white, stays where it is)."""
+    import numpy as np
+
+    paints = np.asarray(paints, np.float64)
+    linear = np.stack([np.exp(paints[:, 1]), np.ones(len(paints)), np.exp(paints[:, 0])], axis=1)  # B, G, R
+    linear /= linear.max(axis=1, keepdims=True)
+    # p + t (1, 1, 1) has least over greatest (low + t) / (1 + t): max_paleness at t = reach.
+    reach = np.maximum(0.0, (max_paleness - linear.min(axis=1)) / (1.0 - max_paleness))
+    mixed = linear[:, None, :] + (np.linspace(0.0, 1.0, steps)[None, :] * reach[:, None])[..., None]
+    mixed += CHANNEL_FLOOR * mixed.max(axis=2, keepdims=True)
+    lines = np.stack([np.log(mixed[..., 2] / mixed[..., 1]), np.log(mixed[..., 0] / mixed[..., 1])], axis=2)
+    lines[:, 0] = paints  # no glare: the paint itself (floored once, as measured)
+    return lines
 
 
 def _photo_light(samples, chroma, positions, paints_arr, cfg: ColourConfig):

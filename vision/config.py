@@ -181,6 +181,11 @@ class LatticeConfig:
     min_hidden_band: float = 0.35
     min_hidden_outer_side: float = 0.62
     hidden_level_ratio: float = 1.25
+    # Where a tile's square fits the cell best (lattice._Evidence.squares), its outer side counts
+    # only if every side of that square shows face: a highlight eats into one side of a tile, not
+    # most of it (tinted 153: 0.51), while a board's print beside the tiles fitted so leaves a side
+    # mostly light (board 0, 13: at most 0.38).
+    min_hidden_fitted_side: float = 0.45
     max_tilt: float = 62.0  # degrees from straight down: a steeper photo is refused
     min_near_far: float = 0.3  # the smallest cell over the largest: less is refused as too oblique
     min_cell_photo_px: float = 12.0  # photo pixels: smaller cells are refused (move closer)
@@ -285,6 +290,11 @@ class ColourConfig:
     cluster_radius: float = 0.3
     cluster_gap: float = 0.8
     light_ambiguity: float = 1.0  # a light this close in cost to the best that reads a tile otherwise: not sure
+    # Glare adds the light's own colour to a paint: a design paled all over lies on its paint's line
+    # towards the light's colour. A tile the paints leave unsure is judged again against those lines,
+    # each followed until the paint's least channel over its greatest reaches this (colour._glare_lines):
+    # the designs paled all over on tinted seeds 0-167 measured 0.15-0.3, a white paint is 0.68.
+    max_glared_paleness: float = 0.45
 
 
 @dataclass(frozen=True)

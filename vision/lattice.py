@@ -411,6 +411,9 @@ class _Evidence:
     tile_side: float
     face_level: float  # a typical tile face's level (median over the designs' cells)
     printed: list = field(default_factory=list)  # cells whose design was judged print, far off the node
+    # cell -> its four sides (as `sides`) where a tile's square fits it best, for the cells
+    # _register_squares looked at but left measured where they were (no side dark enough there)
+    squares: dict = field(default_factory=dict)
 
 
 def _block_sums(mask, rows: int, cols: int, px: int, weights):
@@ -560,13 +563,14 @@ def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: 
     if printed:
         tile_levels = [level[key[0] - rect.top, key[1] - rect.left] for key, k in design.items() if designs.trusted[k]]
         face_level = float(array_median(tile_levels)) if tile_levels else cfg.default_face_level
-    _register_squares((sides, face, middle, dark, level), (loose, strict, ratio), pats, offset, set(printed), rect, cfg)
+    squares = _register_squares((sides, face, middle, dark, level), (loose, strict, ratio), pats, offset, set(printed),
+                                rect, cfg)
     # The four sides' measures, every cell's taken around its design where it sits off its node.
     band = sides.mean(axis=2)
     band_min = sides.min(axis=2)
     band_second = np.sort(sides, axis=2)[..., 1]
     return _Evidence(rect, band, band_min, band_second, sides, face, middle, dark, level, outside, dark_inside, design, offset,
-                     designs, tile, face_level, printed)
+                     designs, tile, face_level, printed, squares)
 
 
 def _measure_at(measures, masks, pats, area, cell, corner) -> None:
@@ -588,7 +592,7 @@ def _measure_at(measures, masks, pats, area, cell, corner) -> None:
         level[i, j] = float((flat[7] @ ratio[y0 : y0 + px, x0 : x0 + px].reshape(-1)) / s[7])
 
 
-def _register_squares(measures, masks, pats, offset: dict, printed, rect: Rectified, cfg: LatticeConfig) -> None:
+def _register_squares(measures, masks, pats, offset: dict, printed, rect: Rectified, cfg: LatticeConfig) -> dict:
     """Measure again, where the tile's square lies, each cell whose face is a tile's but whose band
     is broken on a side (`measures`: sides, face, middle, dark, level, updated in place).
 
@@ -601,6 +605,10 @@ def _register_squares(measures, masks, pats, offset: dict, printed, rect: Rectif
     square, so a cell between two tiles cannot take one's edge on its left and the other's on its
     right. A cell with a design on it is measured from where its design sits (`offset`); a cell whose
     design was judged print (`printed`) is not moved.
+
+    Returns the four sides where the square fits best of each cell left where it was because a side
+    stayed lighter there (cell (rows, cols) in the arrays -> sides): a tile laid off its node whose
+    highlight eats into one side still has its outer sides dark there (see _partly_hidden).
     """
     import numpy as np
     from numpy.lib.stride_tricks import sliding_window_view
@@ -609,8 +617,9 @@ def _register_squares(measures, masks, pats, offset: dict, printed, rect: Rectif
     px = rect.px
     reach = int(round(cfg.square_search * px))
     todo = np.argwhere((sides.min(axis=2) < cfg.min_side_band) & (face >= cfg.min_square_face))
+    fitted: dict = {}
     if not reach or not len(todo):
-        return
+        return fitted
     pad = reach + px // 2
     lp, sp, rp = (np.pad(m, pad) for m in masks)
     flat = pats.reshape(len(pats), -1)
@@ -631,14 +640,16 @@ def _register_squares(measures, masks, pats, offset: dict, printed, rect: Rectif
         yy, xx = np.divmod(np.arange(len(shifts)), 2 * reach + 1)
         moved = np.abs(yy - reach) + np.abs(xx - reach)
         best = int(np.lexsort((moved, -side.mean(axis=1), -side.min(axis=1)))[0])
-        if side[best].min() < cfg.min_side_band:
-            # No square of a tile's size is dark on every side here: no tile's face to move onto (the
-            # dark about an empty cell ringed by tiles, their faces and thick sides seen at an angle).
-            continue
         corners_edges = flat[4:6] @ shifts[best] / area[4:6]
         if corners_edges.max() < face[i, j]:
             continue  # its corners and side middles lighter: not the tile's square either
+        if side[best].min() < cfg.min_side_band:
+            # No square of a tile's size is dark on every side here: no tile's face to move onto (the
+            # dark about an empty cell ringed by tiles, their faces and thick sides seen at an angle).
+            fitted[(i, j)] = side[best]
+            continue
         _measure_at(measures, (lp, sp, rp), pats, area, (i, j), (y0 + int(yy[best]), x0 + int(xx[best])))
+    return fitted
 
 
 def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cell], list[Cell], list[Cell]]:
@@ -811,8 +822,13 @@ def _partly_hidden(ev: _Evidence, cfg: LatticeConfig, tiles: set, asked: set) ->
     tile's face (`min_hidden_face`), its band too (`min_hidden_band`), as dark
     as the tiles' faces, and one of its sides that no tile stands beside is
     dark along nearly its whole length (`min_hidden_outer_side`): the tile's
-    own outer edge. (A tile's thick side seen at an angle, a shadow, darkens
-    only the side beside that tile; a board's printed square is lighter.)
+    own outer edge, on its node or where the tile's square fits the cell
+    best (`_Evidence.squares`: a tile laid off its node, a highlight eating
+    into one side, measured only 0.24-0.44 on its outer sides at the node,
+    0.58-0.93 where it lies; tinted 153), if every side of that square shows
+    face (`min_hidden_fitted_side`). (A tile's thick side seen at an
+    angle, a shadow, darkens only the side beside that tile; a board's
+    printed square is lighter.)
     Beside the tiles, and from each cell found, so a run of them under one
     finger is found from its end.
     """
@@ -830,7 +846,11 @@ def _partly_hidden(ev: _Evidence, cfg: LatticeConfig, tiles: set, asked: set) ->
                         or ev.face[i, j] < cfg.min_hidden_face or ev.band[i, j] < cfg.min_hidden_band:
                     continue
                 around = ((key[0] - 1, key[1]), (key[0] + 1, key[1]), (key[0], key[1] - 1), (key[0], key[1] + 1))
-                outer = [float(side) for n, side in zip(around, ev.sides[i, j]) if n not in near]
+                fitted = ev.squares.get((i, j))
+                if fitted is None or min(fitted) < cfg.min_hidden_fitted_side:
+                    fitted = ev.sides[i, j]
+                outer = [max(float(side), float(fit)) for n, side, fit in zip(around, ev.sides[i, j], fitted)
+                         if n not in near]
                 if outer and max(outer) >= cfg.min_hidden_outer_side and any(n in near for n in around):
                     found.append(key)
                     near.add(key)

@@ -90,6 +90,21 @@ def test_glare_over_part_of_a_design_does_not_pale_its_colour(colour):
     assert reading.colour == colour and reading.confidence >= SURE_AT
 
 
+@pytest.mark.parametrize("colour", "GYR")
+def test_a_design_paled_all_over_by_glare_reads_its_paint(colour):
+    # A highlight over the whole design leaves no pixel unpaled: the paint's least pale pixels are
+    # halfway to white too, a green read unsure as white, a red as orange. Glare only adds the
+    # light's colour, so a design on a paint's line towards it is that paint paled.
+    patch = _patch(PAINT_BGR[colour], design="6")
+    grey = draw_design("6", 64).astype(np.float32)
+    weight = (grey - grey.min()) / (grey.max() - grey.min())
+    paled = np.clip(patch + 255 * 0.35 * weight[..., None], 0, 255).astype(np.uint8)
+    colours = "ROYGBW"
+    samples = [_sample(PAINT_BGR[c]) for c in colours if c != colour] + [colour_sample(paled, design_mask(patch))]
+    reading = classify_colours(samples, colours)[-1]
+    assert reading.colour == colour and reading.confidence >= SURE_AT
+
+
 def test_red_and_orange_are_far_apart():
     red, orange = (np.array(DEFAULT_PAINTS[c]) for c in "RO")
     assert np.linalg.norm(red - orange) > 2.0

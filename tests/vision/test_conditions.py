@@ -49,17 +49,17 @@ QUICK = {
 LONG = {
     "plain": (1.0, 24, 0),
     "oblique": (1.0, 24, 0),
-    "steep": (1.0, 23, 0),
+    "steep": (1.0, 24, 0),  # 12: a green paled all over by glare read sure (colour._glare_lines)
     "turned": (1.0, 24, 0),  # 0: a highlight joined to a white star's side (pipeline.mend_by_symmetry)
     "board": (0.9962, 23, 0),  # 17: a printed 7 read as a tile (not sure), a printed 8 asked about
-    "cloth": (0.996, 22, 0),
+    "cloth": (0.996, 23, 0),  # 14: a red paled all over by glare read sure (colour._glare_lines)
     "wood": (1.0, 24, 0),
     "groups": (1.0, 21, 0),  # 0: blues of 29 px past the blur limit; 5: a green star unsure (0.24)
     "tinted": (1.0, 24, 0),  # 8, two purples under a full tungsten cast, read sure (colour.CAST_RESPONSE)
     "packed": (1.0, 24, 0),
     "rough": (0.9718, 23, 0),
     "mixed": (0.8857, 19, 0),
-    "large": (1.0, 21, 0),
+    "large": (1.0, 23, 0),  # 8, 13: reds paled all over by glare read sure (colour._glare_lines)
     "occluded": (0.1302, 0, 4),  # 20 refused "covered" (a finger over 2+ cells; asking: 0.7615, 11 cw)
     "cutoff": (0.1379, 3, 0),  # 13: a loose tile with a corner in the picture, asked about
     "extreme": (0.6666, 11, 0),  # 17: its tile dropped unflagged is read (lattice._register_squares); photo 14 read again (refused "unsure" while 10 of 12 tiles were unsure: 0.6021)

@@ -31,13 +31,17 @@ def _tile(loose, row, col, shift=(0, 0), side=28):
     loose[(yy - cy) ** 2 + (xx - cx) ** 2 < 8 ** 2] = 0
 
 
-def _register(loose, designs):
-    """(sides before, sides after) of lattice._register_squares, a design on each cell of `designs`."""
+def _register(loose, designs, fitted=None):
+    """(sides before, sides after) of lattice._register_squares, a design on each cell of `designs`;
+    the squares it fitted but did not move to are put in `fitted` (a dict)."""
     measures, pats = _measures(loose)
     rect = Rectified(None, np.ones_like(loose, bool), 0, 0, 3, 3, PX, np.eye(3))
     before = measures[0].copy()
     offsets = {cell: (0.0, 0.0) for cell in designs}
-    _register_squares(measures, (loose, np.zeros_like(loose), loose * 0.2), pats, offsets, set(), rect, LatticeConfig())
+    squares = _register_squares(measures, (loose, np.zeros_like(loose), loose * 0.2), pats, offsets, set(), rect,
+                                LatticeConfig())
+    if fitted is not None:
+        fitted.update(squares)
     return before, measures[0]
 
 
@@ -62,6 +66,23 @@ def test_a_cell_no_square_of_a_tile_fits_is_measured_where_it_is():
     before, after = _register(loose, [(1, 1)])
     assert before[1, 1].min() < LatticeConfig().min_side_band
     assert np.array_equal(before, after)
+
+
+def test_a_tile_off_its_node_with_one_side_glared_gives_its_sides_where_its_square_fits():
+    # A tile laid 2 pixels right of and below its node, a highlight over its bottom edge (the band
+    # there light): no square of a tile's size is dark on every side, so the cell stays measured at
+    # its node, where its left band falls half on the table. Where its square fits best its left
+    # side is the face, and those sides are returned (_partly_hidden looks at them for an outer
+    # side dark along its length).
+    loose = np.zeros((3 * PX, 3 * PX), np.float32)
+    _tile(loose, 1, 1, shift=(2, 2), side=28)
+    loose[2 * PX - 4 : 2 * PX + 4, PX + 8 : 2 * PX + 4] = 0  # the highlight over the bottom edge
+    fitted = {}
+    before, after = _register(loose, [], fitted)
+    assert np.array_equal(before, after)
+    cfg = LatticeConfig()
+    assert before[1, 1][2] < cfg.min_hidden_outer_side <= fitted[(1, 1)][2]
+    assert fitted[(1, 1)].min() < cfg.min_side_band
 
 
 # Evaluation photos (1200x900) that read exactly, each for a reason of lattice._register_squares.
