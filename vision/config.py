@@ -379,6 +379,13 @@ class OccluderConfig:
     min_apart: float = 6.0
     apart_spread: float = 1.5
     spread_percentile: float = 90.0
+    # A limb standing apart from the table's median by this alone (and shaped like one) is left out
+    # of the table's sample before its spread is measured: a finger over a tenth of the sample would
+    # set the spread itself and stand apart from nothing.
+    loose_apart: float = 6.0
+    # A limb is followed from where it stands apart by the threshold into where it stands apart by
+    # this share of it (hysteresis): its shaded sides, its part in another light, out to the photo's edge.
+    weak_apart: float = 0.6
     min_width: float = 0.3  # narrower than this is a printed line or a fleck, not a finger
     min_area: float = 1.0  # tiles squared
     min_length: float = 2.0

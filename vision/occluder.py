@@ -8,9 +8,13 @@ seen at an angle. The finger itself is found instead:
 - skin's hue is red-yellow (CIELAB a* and b* above grey), and its colour
   stands apart from the table's (the median of the table seen more than a
   tile away from the tiles, by more than the table's own spread); it is not
-  as dark as the tiles' faces;
+  as dark as the tiles' faces. A limb already standing apart from the
+  table's median is left out of the table's sample first: a finger lying
+  where the table is sampled would otherwise set the table's spread itself;
 - it comes in from an edge of the photo: the blob of such pixels touches the
-  photo's border;
+  photo's border. The blob is followed from where it stands apart into where
+  it stands apart by less (`weak_apart` of the threshold): a finger's shaded
+  sides, or its part under another light, join it to the edge;
 - it is a limb, not a fleck, a printed line or a patch of table lit
   differently: at least `min_length` tiles long, wider than a printed line
   and at most about a tile wide all along (on average, and nowhere thicker
@@ -79,15 +83,47 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
     table = ~near & (light > dark)
     if table.sum() < cfg.min_table_share * table.size:
         return None, lat, t
-    a0, b0 = float(array_median(red[table])), float(array_median(yellow[table]))
-    apart = np.hypot(red - a0, yellow - b0)
-    spread = float(percentile(apart[table], cfg.spread_percentile))
     # Skin's hue: red and yellow (a* and b* both above grey), unlike a blue, green or purple table.
-    skin = (red > 128 + cfg.min_skin_red) & (yellow > 128 + cfg.min_skin_yellow)
-    foreign = skin & (apart > max(cfg.min_apart, cfg.apart_spread * spread)) & (light > dark)
-    foreign = foreign.astype(np.uint8)
+    skin = (red > 128 + cfg.min_skin_red) & (yellow > 128 + cfg.min_skin_yellow) & (light > dark)
     k = max(1, int(round(cfg.min_width * t)))
-    foreign = cv2.morphologyEx(foreign, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+
+    def apart_from(sample):
+        a0, b0 = float(array_median(red[sample])), float(array_median(yellow[sample]))
+        apart = np.hypot(red - a0, yellow - b0)
+        return apart, float(percentile(apart[sample], cfg.spread_percentile))
+
+    apart, spread = apart_from(table)
+    if cfg.loose_apart > 0:
+        # A finger lying where the table is sampled: over a tenth of the sample, it sets the table's
+        # spread, and stands apart from nothing. Limbs standing apart from the table's median by
+        # loose_apart alone are left out of the sample first.
+        loose = cv2.morphologyEx((skin & (apart > cfg.loose_apart)).astype(np.uint8), cv2.MORPH_OPEN, disc)
+        limbs = _limbs(loose, t, cfg)
+        if limbs.any() and (table & ~limbs).sum() >= cfg.min_table_share * table.size:
+            apart, spread = apart_from(table & ~limbs)
+    threshold = max(cfg.min_apart, cfg.apart_spread * spread)
+    foreign = cv2.morphologyEx((skin & (apart > threshold)).astype(np.uint8), cv2.MORPH_OPEN, disc)
+    blob = _limbs(foreign, t, cfg)
+    if cfg.weak_apart < 1:
+        # Followed into where it stands apart by less: the blobs of those pixels that hold some of
+        # it, each a limb in its own right or not (grown, a finger may join a patch of table and
+        # lose its shape: the blob it had is kept).
+        weak = cv2.morphologyEx((skin & (apart > cfg.weak_apart * threshold)).astype(np.uint8), cv2.MORPH_OPEN, disc)
+        count, labels = cv2.connectedComponents(weak, connectivity=8)
+        keep = np.zeros(count, bool)
+        keep[labels[foreign > 0]] = True
+        keep[0] = False
+        blob |= _limbs(keep[labels].astype(np.uint8), t, cfg)
+    return (blob if blob.any() else None), lat, t
+
+
+def _limbs(foreign, t: float, cfg: OccluderConfig):
+    """The parts of `foreign` (a 0/1 mask) shaped like a limb coming in from the photo's edge (a bool mask)."""
+    import cv2
+    import numpy as np
+
+    height, width = foreign.shape
     count, labels, stats, _ = cv2.connectedComponentsWithStats(foreign, connectivity=8)
     blob = np.zeros((height, width), bool)
     for n in range(1, count):
@@ -117,7 +153,7 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
         if cv2.arcLength(outline, True) > cfg.max_ragged * cv2.arcLength(cv2.convexHull(outline), True):
             continue
         blob |= component
-    return (blob if blob.any() else None), lat, t
+    return blob
 
 
 def reduced(image, factor: float):
