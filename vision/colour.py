@@ -26,7 +26,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from vision.config import ColourConfig
+from vision.config import SURE_AT, ColourConfig
 from vision.design import array_median, percentile
 from vision.errors import CalibrationError
 
@@ -397,6 +397,7 @@ def classify_colours(
     calibration: Calibration | None = None,
     config: ColourConfig | None = None,
     positions=None,
+    paled=None,
 ) -> list[ColourReading]:
     """The colour of each design of one photo, from the letters in `colours` or a wild.
 
@@ -410,7 +411,12 @@ def classify_colours(
     light onto its own paint), and 0 when another light explains the photo
     about as well but gives the tile another colour. A wild's confidence is
     how clearly it holds several colours, a single paint's is also capped by
-    how clearly it does not.
+    how clearly it does not. `paled` (a bool per design: a highlight lies on
+    its tile, design.glared): such a design whose nearest paint is not sure
+    by that margin is measured again against each paint's way to white
+    (paled_distances). Only then: a pale paint's own design (a white, tinted
+    by a light not quite taken off) lies nearer the others' ways than their
+    paints, and a sure one would lose its margin (tinted 163).
     """
     import numpy as np
 
@@ -430,10 +436,12 @@ def classify_colours(
         row = in_light.get(k)
         corrected = light.correct_without(chroma[k], pos[k], row)
         # Each paint where the light's correction leaves it under the cast found at the tile.
-        d = np.sqrt(((paints_arr + response @ light.offset_at(pos[k]) - corrected) ** 2).sum(axis=1))
-        order = np.argsort(d)
-        best, second = float(d[order[0]]), float(d[order[1]])
-        margin = max(0.0, min(1.0, (second - best) / (second + best))) if second + best > 0 else 1.0
+        at_tile = paints_arr + response @ light.offset_at(pos[k])
+        d = np.sqrt(((at_tile - corrected) ** 2).sum(axis=1))
+        margin, order = _paint_margin(d)
+        if paled is not None and paled[k] and margin < SURE_AT:
+            # Not sure of its paint, under a highlight: the paint may be paled towards white.
+            margin, order = _paint_margin(paled_distances(at_tile, corrected, cfg.highlight_paling))
         share = float(shares[k])
         wild_margin = min(1.0, abs(share - cfg.wild_min_share) / cfg.wild_min_share)
         if share >= cfg.wild_min_share:
@@ -448,6 +456,37 @@ def classify_colours(
         readings.append(ColourReading(colour, confidence, (float(corrected[0]), float(corrected[1])),
                                       light.colour_at(pos[k])))
     return readings
+
+
+def _paint_margin(d):
+    """(margin, order) of distances `d` to the paints: 1 when the nearest is far nearer than the
+    runner-up, 0 at a tie; the paints' indices nearest first."""
+    import numpy as np
+
+    order = np.argsort(d)
+    best, second = float(d[order[0]]), float(d[order[1]])
+    return (max(0.0, min(1.0, (second - best) / (second + best))) if second + best > 0 else 1.0), order
+
+
+def paled_distances(paints, chroma, reach: float):
+    """The distance (K) from a design's `chroma` (2) to each of `paints` (K x 2) paled by a highlight:
+    to the nearest point of its way to white, from the paint `reach` of the way to neutral (0, 0).
+
+    A highlight is the lamp mirrored in the glossy tile: it adds the light's own colour, white once
+    the light is taken off, to the paint under it, and moves its chromaticity from the paint's
+    towards neutral, never across to another paint's side. A red paled by one lies on red's way, its
+    blue over green still above one, where orange's is below (glared reds at 0.2-0.4 of the way, by
+    plain distance as near orange as red: read at confidence 0-0.4, groups and large seeds 0-167).
+    Only part of the way (`ColourConfig.highlight_paling`): every paint's way ends at white, and a
+    white or pale paint must not lie on the others'.
+    """
+    import numpy as np
+
+    paints = np.asarray(paints, np.float64)
+    step = -reach * paints
+    t = np.clip(((chroma - paints) * step).sum(axis=1) / np.maximum((step * step).sum(axis=1), 1e-12), 0.0, 1.0)
+    nearest = paints + t[:, None] * step
+    return np.sqrt(((chroma - nearest) ** 2).sum(axis=1))
 
 
 def _photo_light(samples, chroma, positions, paints_arr, cfg: ColourConfig):

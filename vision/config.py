@@ -269,6 +269,9 @@ class ColourConfig:
     # (under SURE_AT from 0.93). On seeds 0-47 of the 16 conditions a single paint read right spread at
     # most 0.86 (99.9% under 0.47); a wild under glare read as white 1.28 and 1.37.
     paint_spread_limit: float = 1.2
+    # A design on a tile with a highlight (design.glared) is measured against each paint paled up to
+    # this share of the way to white (colour.paled_distances).
+    highlight_paling: float = 0.5
     # A wild is painted in six colours, a sixth of it each: its fourth most common colour still
     # covers about 1/6. A single paint's pixels spill into its neighbours in hue under glare and
     # shade (a red's into orange and purple), so its third colour may reach 0.1, its fourth not.

@@ -398,13 +398,16 @@ def blur_doubt(blur: float | None, limit: float, design_confidence: float, confi
 def read_colours(patches, designs, samples, colours: str, calibration, config: VisionConfig, positions) -> list:
     """The ColourReading of each tile (classify_colours), its design read again in white light where
     the light is tinted and the design unsure (reread_in_white: `designs` and `samples` updated)."""
-    readings = classify_colours(samples, colours, calibration, config.colour, positions)
+    from vision.design import glared
+
+    paled = [glared(patch, config.design) for patch in patches]
+    readings = classify_colours(samples, colours, calibration, config.colour, positions, paled)
     changed = reread_in_white(patches, designs, [c.light for c in readings], config.design)
     if not changed:
         return readings
     for k in changed:
         samples[k] = colour_sample(patches[k], designs[k].mask, config.colour)
-    return classify_colours(samples, colours, calibration, config.colour, positions)
+    return classify_colours(samples, colours, calibration, config.colour, positions, paled)
 
 
 def reread_in_white(patches, designs, lights, config: DesignConfig) -> list[int]:
