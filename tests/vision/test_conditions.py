@@ -59,7 +59,7 @@ LONG = {
     "packed": (1.0, 24, 0),
     "rough": (0.9718, 23, 0),
     "mixed": (0.8857, 19, 0),
-    "large": (1.0, 21, 0),
+    "large": (1.0, 23, 0),  # 8, 13: a red under a highlight read along its way to white (colour.paled_distances)
     "occluded": (0.1302, 0, 4),  # 20 refused "covered" (a finger over 2+ cells; asking: 0.7615, 11 cw)
     "cutoff": (0.1379, 3, 0),  # 13: a loose tile with a corner in the picture, asked about
     "extreme": (0.6666, 11, 0),  # 17: its tile dropped unflagged is read (lattice._register_squares); photo 14 read again (refused "unsure" while 10 of 12 tiles were unsure: 0.6021)
