@@ -438,3 +438,24 @@ def test_cast_residuals_are_the_readings_corrected_off_their_paints():
     assert np.abs(residuals - expected).max() < 1e-9
     assert offsets.shape == (len(samples), 2) and offsets[:, 0].min() > 0.3  # a warm cast: redder everywhere
 
+
+
+def test_a_red_paled_by_a_highlight_is_read_on_its_line_to_the_light_s_colour():
+    # A highlight adds white to the paint under it: a red paled by it lies between red and white,
+    # as near orange as red by plain distance (groups 92, large 13: glared reds read at 0.05-0.4),
+    # but on red's line towards the light's colour (colour._glare_lines), far from orange's. An
+    # orange paled as much stays orange.
+    from vision.colour import ColourSample
+
+    def sample(chroma, white=0.0, g=0.01):
+        bgr = np.array((g * np.exp(chroma[1]), g, g * np.exp(chroma[0]))) + white
+        return ColourSample(tuple(float(x) for x in bgr), np.tile(bgr.astype(np.float32), (50, 1)))
+
+    colours = "ROYGBP"
+    photo = [sample(DEFAULT_PAINTS[c]) for c in colours]
+    red = sample(DEFAULT_PAINTS["R"], white=0.02)  # by plain distance not sure (confidence under SURE_AT)
+    paled = classify_colours(photo + [red], colours)[-1]
+    assert paled.colour == "R" and paled.confidence >= SURE_AT
+    orange = sample(DEFAULT_PAINTS["O"], white=0.02)
+    assert classify_colours(photo + [orange], colours)[-1].colour == "O"
+    assert [r.colour for r in classify_colours(photo, colours)] == list(colours)
