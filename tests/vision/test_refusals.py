@@ -225,6 +225,18 @@ def test_a_board_s_strip_of_row_numbers_at_the_photo_s_edge_is_not_a_cut_off_gri
     assert score.exact and score.correct == len(photo.cells)
 
 
+def test_print_at_the_photo_s_edge_by_a_tile_s_corner_is_no_cut_off_grid():
+    # The evaluation set's "board" photo 65: the board's black letters at the photo's bottom edge,
+    # by the corner of the grid's bottom-left tile, were as dark as a tile's face (1.29 times the
+    # faces' level) and the photo was refused as cut off. A tile there would join the grid through
+    # a cell beside both, and both those cells show in the photo, light: it is asked about as a
+    # loose tile at the photo's edge is, and every tile is read.
+    photo, result, score = _read_and_score("board", 65)
+    assert score.confidently_wrong == 0
+    assert score.correct == len(photo.cells) and score.read == len(photo.cells)
+    assert len(result.missing) == 1
+
+
 def test_a_board_s_dark_printed_square_beside_the_tiles_is_not_a_missing_tile():
     # The evaluation set's "board" photo 16: a dark grey printed square beside the grid, ringed by
     # the board's lines, is lighter than the tiles' faces (1.9 times their level). It was
