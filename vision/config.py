@@ -196,6 +196,7 @@ class LatticeConfig:
     max_unplaced_share: float = 0.4
     max_unplaced: int = 4
     unplaced_offset: float = 0.45  # cells from the node of a cell read: further, it is not that tile
+    min_design_spacing: float = 0.5  # cells: two designs nearer are one tile's at most (pipeline._one_per_tile)
     # One clear tile left off is enough: a design as large as the tiles' read (a printed
     # letter's bowl or a small printed square is far smaller), four-fold symmetric.
     clear_unplaced_area: tuple[float, float] = (0.5, 2.2)  # of the median design read

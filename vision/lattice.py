@@ -729,7 +729,7 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
                 # to tell, beside a tile.
                 cut_black = ev.level[i, j] <= cfg.cut_level_ratio * ev.face_level
                 shows_black = ev.dark_inside[i, j] >= cfg.min_missing_dark and black[i, j] and cut_black
-                if (shows_black and _touches(key, tiles, diagonal=True)) \
+                if (shows_black and _joined_at_edge(key, tiles, ev, cfg)) \
                         or (ev.dark_inside[i, j] >= cfg.min_cut_dark and ev.level[i, j] <= strict_black and cut_black
                             and _touches(key, tiles)) \
                         or (ev.outside[i, j] > cfg.max_outside_unseen and _touches(key, tiles)):
@@ -907,6 +907,34 @@ def _overlaps(cell: Cell, offset, tiles, tile_side: float, cfg: LatticeConfig) -
         axis, step = (0, dc) if dc else (1, dr)
         if 1 + step * (beside.offset[axis] - offset[axis]) < tile_side - cfg.max_tile_overlap:
             return True
+    return False
+
+
+def _joined_at_edge(cell: Cell, tiles, ev: _Evidence, cfg: LatticeConfig) -> bool:
+    """Whether a tile on `cell`, partly outside the photo, would join the tiles read: beside one, or at
+    one's corner with a cell joining the two (beside both) that the photo does not show empty.
+
+    Tiles are laid side by side, so a tile at a tile's corner is joined to it through a cell beside
+    both. Where both those cells show in the photo (at most `max_outside_unseen` outside) and are
+    not tile-black where they show (as a cut-off tile's face is: `min_cut_dark`, `cut_level_ratio`),
+    the dark at the photo's edge by the corner touches the grid at a point only: a board's letters
+    or lines there are as dark as a tile's face (board 65, mixed 10 and 141: 1.29-1.49 times the
+    faces' level, the cut-off set's tiles 0.68-1.43). It is asked about as a loose tile at the
+    photo's edge is, not taken for the grid running out of the photo."""
+    if _touches(cell, tiles):
+        return True
+    rect = ev.rect
+    r, c = cell
+    for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+        if (r + dr, c + dc) not in tiles:
+            continue
+        for jr, jc in ((r + dr, c), (r, c + dc)):
+            i, j = jr - rect.top, jc - rect.left
+            if not (0 <= i < rect.rows and 0 <= j < rect.cols) or ev.outside[i, j] > cfg.max_outside_unseen:
+                return True
+            if ev.outside[i, j] > cfg.min_outside_cut and ev.dark_inside[i, j] >= cfg.min_cut_dark \
+                    and ev.level[i, j] <= cfg.cut_level_ratio * ev.face_level:
+                return True
     return False
 
 
