@@ -384,6 +384,9 @@ class OccluderConfig:
     # of the table's sample before its spread is measured: a finger over a tenth of the sample would
     # set the spread itself and stand apart from nothing.
     loose_apart: float = 6.0
+    # ... unless more limbs than a hand's fingers stand apart so: a striped cloth's bands (10 in cloth
+    # 152, refused as covered without this) repeat across the photo; fingers left out measured 1-2.
+    max_loose_limbs: int = 5
     # A limb is followed from where it stands apart by the threshold into where it stands apart by
     # this share of it (hysteresis): its shaded sides, its part in another light, out to the photo's edge.
     weak_apart: float = 0.6

@@ -100,7 +100,10 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
         # loose_apart alone are left out of the sample first.
         loose = cv2.morphologyEx((skin & (apart > cfg.loose_apart)).astype(np.uint8), cv2.MORPH_OPEN, disc)
         limbs = _limbs(loose, t, cfg)
-        if limbs.any() and (table & ~limbs).sum() >= cfg.min_table_share * table.size:
+        # At most a hand's fingers: more bands than that are the table's own pattern (a striped
+        # cloth repeats its band across the photo: cloth 152's ten), which the sample must keep.
+        if (limbs.any() and cv2.connectedComponents(limbs.astype(np.uint8))[0] - 1 <= cfg.max_loose_limbs
+                and (table & ~limbs).sum() >= cfg.min_table_share * table.size):
             apart, spread = apart_from(table & ~limbs)
     threshold = max(cfg.min_apart, cfg.apart_spread * spread)
     foreign = cv2.morphologyEx((skin & (apart > threshold)).astype(np.uint8), cv2.MORPH_OPEN, disc)

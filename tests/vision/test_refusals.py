@@ -427,3 +427,18 @@ def test_a_finger_is_found_where_it_stands_apart_only_in_part(seed, step):
     photo, _, score = _read_and_score("occluded", seed, replace(cfg, occluder=replace(cfg.occluder, **step)))
     assert score.confidently_wrong > 0  # without the step: tiles under the finger dropped without a word
     _no_finger_found_without_it(photo)
+
+
+def test_a_striped_cloth_s_bands_are_not_left_out_of_the_table_s_sample():
+    # Cloth 152: salmon and green stripes, the salmon bands skin-hued, a tile wide and crossing the
+    # photo. Left out of the table's sample as limbs (ten of them), they took the salmon out of the
+    # table, and the rest of the salmon stood apart from it: the photo was refused as covered by a
+    # finger. More limbs than a hand's fingers are the table's pattern and stay in the sample.
+    from vision.config import VisionConfig
+
+    photo, _, score = _read_and_score("cloth", 152)
+    assert score.exact and score.correct == len(photo.cells)
+    cfg = VisionConfig()
+    with pytest.raises(RetakePhotoError) as caught:
+        _read_and_score("cloth", 152, replace(cfg, occluder=replace(cfg.occluder, max_loose_limbs=10)))
+    assert caught.value.reason == "covered"
