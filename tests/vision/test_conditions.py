@@ -58,7 +58,7 @@ LONG = {
     "tinted": (1.0, 24, 0),  # 8, two purples under a full tungsten cast, read sure (colour.CAST_RESPONSE)
     "packed": (1.0, 24, 0),
     "rough": (0.9718, 23, 0),
-    "mixed": (0.8857, 19, 0),
+    "mixed": (0.9194, 19, 0),  # 10: print at the edge beside a tile by its corner asked about, not refused (lattice._joined_at_edge)
     "large": (1.0, 23, 0),  # 8, 13: reds paled all over by glare read sure (colour._glare_lines)
     # 21 refused "covered" (a finger over 2+ cells); accuracy lowered from 0.1302 when a finger lying where
     # the table is sampled, or standing apart only in part, was found (vision.occluder): 2 more refused, cw 4 -> 3
