@@ -112,6 +112,11 @@ class LatticeConfig:
     min_added_band: float = 0.6  # and the band inside its edge (a design touching it or a tile standing up thins it)
     min_added_side: float = 0.3  # and on its least dark side
     min_missing_face: float = 0.5  # corners or side middles of a cell asked about (see lattice._decide)
+    # A cell between two tiles of a line whose corners and side middles are this much face round a
+    # bright middle is asked about (lattice._decide): plain 176's glared circle, off its node, measured
+    # 0.76 with its sides at the node 0.24-0.31; empty cells beside tiles, their sides and shadows,
+    # measured up to 0.51 in steep and oblique views.
+    min_between_face: float = 0.7
     min_missing_face_dark: float = 0.35  # dark share of a cell with a tile's face beside a tile: "may be missing"
     min_missing_side: float = 0.15  # and the face on its least dark side, for any "may be missing"
     min_missing_three_sides: float = 0.4  # or on its second least dark side, beside a tile (see lattice._decide)

@@ -760,6 +760,16 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
                 # Dark all over, the middle too, but lighter than the tiles' faces: a board's
                 # printed square (a tile turned over is as dark as the faces).
                 continue
+            # Between two tiles of a line, its face all but whole round a bright middle, as dark as
+            # the tiles' faces: a tile laid off its node (its sides measured at the node thin) whose
+            # design glare hides. An empty cell between two tiles shows the table in its middle and
+            # at most their sides and shadows at its edges.
+            between = ((key[0], key[1] - 1) in tiles and (key[0], key[1] + 1) in tiles) \
+                or ((key[0] - 1, key[1]) in tiles and (key[0] + 1, key[1]) in tiles)
+            if between and ev.face[i, j] >= cfg.min_between_face and ev.middle[i, j] >= 0.5 \
+                    and ev.level[i, j] <= strict_black:
+                missing.append(key)
+                continue
             if black[i, j] and ringed and (ev.dark[i, j] >= cfg.min_missing_dark or
                                 (key in looked and ev.band[i, j] >= cfg.min_missing_band) or
                                 # a tile's face beside a tile, its design not seen

@@ -30,6 +30,24 @@ def test_a_tile_off_its_node_whose_highlight_joined_its_design_to_the_table_is_n
     assert score.correct == len(photo.cells) or score.missing == 1
 
 
+def test_a_glared_tile_off_its_node_between_two_tiles_of_a_line_is_not_dropped():
+    # The "plain" photo 176: a red circle under a highlight (no design found) between a red star
+    # and a red diamond of its row, laid off its node: at the node its corners and side middles
+    # are 0.76 face round a bright middle, but its sides only 0.24-0.31 (its fitted square's
+    # least side 0.31), so no rule asked about it and it was dropped without a word. A cell
+    # between two tiles of a line, that much face, is asked about (and then read as its tile).
+    from dataclasses import replace
+
+    from vision.config import VisionConfig
+
+    photo, result, score = _read_and_score("plain", 176)
+    assert score.confidently_wrong == 0
+    assert score.correct == len(photo.cells) or score.missing == 1
+    cfg = VisionConfig()
+    _, _, before = _read_and_score("plain", 176, replace(cfg, lattice=replace(cfg.lattice, min_between_face=2.0)))
+    assert before.confidently_wrong == 1  # without the rule
+
+
 @pytest.mark.parametrize("seed", [13, 58])
 def test_a_tile_running_out_of_the_photo_apart_from_the_grid_is_asked_about(seed):
     # The "cutoff" photos 13 and 58: a loose grid's part moved out of the picture, one tile's
