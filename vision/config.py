@@ -392,9 +392,6 @@ class OccluderConfig:
     # ... unless more limbs than a hand's fingers stand apart so: a striped cloth's bands (10 in cloth
     # 152, refused as covered without this) repeat across the photo; fingers left out measured 1-2.
     max_loose_limbs: int = 5
-    # A limb is followed from where it stands apart by the threshold into where it stands apart by
-    # this share of it (hysteresis): its shaded sides, its part in another light, out to the photo's edge.
-    weak_apart: float = 0.6
     min_width: float = 0.3  # narrower than this is a printed line or a fleck, not a finger
     min_area: float = 1.0  # tiles squared
     min_length: float = 2.0

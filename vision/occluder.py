@@ -12,9 +12,7 @@ seen at an angle. The finger itself is found instead:
   table's median is left out of the table's sample first: a finger lying
   where the table is sampled would otherwise set the table's spread itself;
 - it comes in from an edge of the photo: the blob of such pixels touches the
-  photo's border. The blob is followed from where it stands apart into where
-  it stands apart by less (`weak_apart` of the threshold): a finger's shaded
-  sides, or its part under another light, join it to the edge;
+  photo's border;
 - it is a limb, not a fleck, a printed line or a patch of table lit
   differently: at least `min_length` tiles long, wider than a printed line
   and at most about a tile wide all along (on average, and nowhere thicker
@@ -108,16 +106,6 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
     threshold = max(cfg.min_apart, cfg.apart_spread * spread)
     foreign = cv2.morphologyEx((skin & (apart > threshold)).astype(np.uint8), cv2.MORPH_OPEN, disc)
     blob = _limbs(foreign, t, cfg)
-    if cfg.weak_apart < 1:
-        # Followed into where it stands apart by less: the blobs of those pixels that hold some of
-        # it, each a limb in its own right or not (grown, a finger may join a patch of table and
-        # lose its shape: the blob it had is kept).
-        weak = cv2.morphologyEx((skin & (apart > cfg.weak_apart * threshold)).astype(np.uint8), cv2.MORPH_OPEN, disc)
-        count, labels = cv2.connectedComponents(weak, connectivity=8)
-        keep = np.zeros(count, bool)
-        keep[labels[foreign > 0]] = True
-        keep[0] = False
-        blob |= _limbs(keep[labels].astype(np.uint8), t, cfg)
     return (blob if blob.any() else None), lat, t
 
 
