@@ -56,6 +56,7 @@ class FindConfig:
     face_radius: float = 2.2  # standard deviations of a design: within this, a tile's face is all around it
     min_face: float = 0.85  # dark share of that face for a hole to count as a design (tile_evidence)
     max_asymmetry: float = 0.3  # four-fold asymmetry of a design's outline (tile_evidence)
+    min_hole_share: float = 0.5  # of a hole's area: a mask's hole at its centre smaller is a piece of it (tile_evidence)
     min_faceless_area: int = 60  # work-image pixels: a dark blob without a design smaller than this is a speck
 
 

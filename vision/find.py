@@ -265,7 +265,7 @@ def find_tiles(image, config: FindConfig | None = None, valid=None) -> Candidate
         coloured = None
     if not len(areas):
         raise NoTilesError("no tiles found: hold the camera over the grid so the black tiles show against the table")
-    face, asymmetry = tile_evidence(loose, strict, centres, shapes, cfg, coloured)
+    face, asymmetry = tile_evidence(loose, strict, centres, shapes, cfg, coloured, areas)
     trusted = (face >= cfg.min_face) & (asymmetry <= cfg.max_asymmetry)
     # Designs differ in area by a factor of about two; specks of glare are far smaller.
     # (Measured on the holes that look like designs: a printed board's squares are larger.)
@@ -277,7 +277,7 @@ def find_tiles(image, config: FindConfig | None = None, valid=None) -> Candidate
                       face=face, asymmetry=asymmetry, trusted=trusted, masks=masks)
 
 
-def tile_evidence(loose, strict, centres, shapes, config: FindConfig, coloured=None):
+def tile_evidence(loose, strict, centres, shapes, config: FindConfig, coloured=None, areas=None):
     """(face, asymmetry) of each hole: how much it looks like a design on a black tile.
 
     Every design (and the wild's star) is four-fold symmetric, so its second
@@ -296,7 +296,11 @@ def tile_evidence(loose, strict, centres, shapes, config: FindConfig, coloured=N
 
     Each hole is judged in the first mask it is a hole in: `loose`, `strict`, then `coloured`
     (colour_mask's, where a dark paint that both others take for face is a hole: a deep green under
-    a warm lamp; judged where it was no hole, it had no face at all and was not trusted).
+    a warm lamp; judged where it was no hole, it had no face at all and was not trusted). A mask
+    whose hole there holds less than `min_hole_share` of the hole's `areas` (pixels, when given)
+    has cut the design into pieces (a dark paint, blurred, speckled as face: _merge_holes took the
+    strict mask's whole hole instead): a piece's outline is no design's, and the paint around it no
+    face, so the hole is judged in the next mask.
     """
     import math
 
@@ -322,11 +326,16 @@ def tile_evidence(loose, strict, centres, shapes, config: FindConfig, coloured=N
     # Python numbers: the same values, without numpy's overhead per hole.
     reaches = (np.ceil(radius * np.sqrt(values.max(axis=1))).astype(np.int64) + 2).tolist()
     middles = np.asarray(centres, np.float64).tolist()
+    wanted = None if areas is None else (config.min_hole_share * np.asarray(areas, np.float64)).tolist()
     for g, k in enumerate(good.tolist()):
+        first = None
         for mask in (loose, strict) if coloured is None else (loose, strict, coloured):
             pixels = _evidence(mask, middles[k], reaches[k], inverse[g], radius)
-            if pixels is not None:
+            if pixels is not None and (wanted is None or len(pixels[1][0]) >= wanted[k]):
                 break
+            first = first or pixels
+        else:
+            pixels = first
         if pixels is None:
             continue
         if not len(pixels[0][0]):
