@@ -219,19 +219,31 @@ def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: La
                 placed.append((int(cells[k, 1]), int(cells[k, 0])))
     box = _region(placed, homography, image.shape, cfg)
     doubtful_cells = {plane.cells[k] for k, g in plane.group_of.items() if g in plane.doubtful_groups}
-    rect = None
-    for _ in range(cfg.rectify_rounds):
+    def look(box):
         rect = rectify(image, homography, *box, cfg.cell_px)
-        found = _designs(rect, find_config, cfg)
+        return rect, _designs(rect, find_config, cfg)
+
+    for _ in range(cfg.rectify_rounds):
+        rect, found = look(box)
         correction, moved = _correction(found, cfg)
         homography = homography @ correction
         if moved <= cfg.settled_move:
             break
     else:
-        rect = rectify(image, homography, *box, cfg.cell_px)
-        found = _designs(rect, find_config, cfg)
+        rect, found = look(box)
     evidence = _evidence(rect, found, find_config, cfg)
     tiles, missing, cut_off, clear_missing = _decide(evidence, cfg)
+    # Tiles the rectified view found beyond the plane's (far, blurred designs the first search did
+    # not see) may lie on the region's edge: the cells past them were not looked at, and a tile
+    # there would be dropped without a word (extreme 173: a far row found at the region's top,
+    # the tile beyond it never looked at). The region is grown round them and looked at again.
+    try:
+        wider = _region(placed + [t.cell for t in tiles], homography, image.shape, cfg) if tiles else box
+    except LatticeError:
+        wider = box  # too large a grid with them: the region looked at stays
+    if wider != box:
+        evidence = _evidence(*look(wider), find_config, cfg)
+        tiles, missing, cut_off, clear_missing = _decide(evidence, cfg)
     if not tiles:
         raise LatticeError("no tiles found: the dark shapes in the photo are not tiles with designs")
     # A group of tiles placed on the lattice by a small margin over another place: its tiles'

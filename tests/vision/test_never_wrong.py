@@ -80,3 +80,23 @@ def test_a_red_under_a_highlight_is_read_sure():
     # orange as red (confidence 0.06) and asked about; along red's way to white it is red.
     photo, result, score = _read_and_score("groups", 92)
     assert score.exact and score.correct == len(photo.cells)
+
+
+@pytest.mark.parametrize("condition, seed", [("rough", 161), ("turned", 54)])
+def test_a_dark_paint_speckled_by_the_loose_mask_is_not_dropped(condition, seed):
+    # Rough 161 (a green diamond at a column's end, blur, shake, JPEG) and turned 54 (a green
+    # circle at a column's end, a fifth of a cell off its node): the loose mask cut the dark paint
+    # into specks, and the design, judged on the speck at its centre, was neither trusted nor
+    # asked about: dropped without a word. Judged in the strict mask, which holds it whole
+    # (find.tile_evidence), it is trusted and read (turned 54's "not sure", as its neighbours).
+    photo, result, score = _read_and_score(condition, seed)
+    assert score.confidently_wrong == 0 and score.read == len(photo.cells)
+
+
+def test_a_tile_beyond_a_far_row_found_at_the_region_s_edge_is_read():
+    # Extreme 173: the first search saw only the near tiles, so the region looked at ended two
+    # rows past them; the rectified view found the far row on the region's top row, and the red
+    # diamond beyond it, never looked at, was dropped without a word. The region is grown round
+    # the tiles the rectified view finds and looked at again (lattice.fit_in_plane).
+    photo, result, score = _read_and_score("extreme", 173)
+    assert score.confidently_wrong == 0 and score.correct == len(photo.cells)
