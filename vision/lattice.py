@@ -219,6 +219,7 @@ def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: La
                 placed.append((int(cells[k, 1]), int(cells[k, 0])))
     box = _region(placed, homography, image.shape, cfg)
     doubtful_cells = {plane.cells[k] for k, g in plane.group_of.items() if g in plane.doubtful_groups}
+
     def look(box):
         rect = rectify(image, homography, *box, cfg.cell_px)
         return rect, _designs(rect, find_config, cfg)
@@ -237,10 +238,14 @@ def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: La
     # not see) may lie on the region's edge: the cells past them were not looked at, and a tile
     # there would be dropped without a word (extreme 173: a far row found at the region's top,
     # the tile beyond it never looked at). The region is grown round them and looked at again.
-    try:
-        wider = _region(placed + [t.cell for t in tiles], homography, image.shape, cfg) if tiles else box
-    except LatticeError:
-        wider = box  # too large a grid with them: the region looked at stays
+    top, left, rows, cols = box
+    m = cfg.region_margin
+    wider = box
+    if any(not (top + m <= r < top + rows - m and left + m <= c < left + cols - m) for r, c in (t.cell for t in tiles)):
+        try:
+            wider = _region(placed + [t.cell for t in tiles], homography, image.shape, cfg)
+        except LatticeError:
+            pass  # too large a grid with them: the region looked at stays
     if wider != box:
         evidence = _evidence(*look(wider), find_config, cfg)
         tiles, missing, cut_off, clear_missing = _decide(evidence, cfg)
