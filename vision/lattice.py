@@ -237,7 +237,10 @@ def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: La
     # Tiles the rectified view found beyond the plane's (far, blurred designs the first search did
     # not see) may lie on the region's edge: the cells past them were not looked at, and a tile
     # there would be dropped without a word (extreme 173: a far row found at the region's top,
-    # the tile beyond it never looked at). The region is grown round them and looked at again.
+    # the tile beyond it never looked at). The region is grown round them and looked at again,
+    # for the cells past the first region only: its own cells keep the first look's decisions (a
+    # larger rectified picture finds and measures them a little differently).
+    printed = list(evidence.printed)
     top, left, rows, cols = box
     m = cfg.region_margin
     wider = box
@@ -247,8 +250,15 @@ def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: La
         except LatticeError:
             pass  # too large a grid with them: the region looked at stays
     if wider != box:
-        evidence = _evidence(*look(wider), find_config, cfg)
-        tiles, missing, cut_off, clear_missing = _decide(evidence, cfg)
+        beyond = _evidence(*look(wider), find_config, cfg)
+        more_tiles, *more = _decide(beyond, cfg)
+
+        def past(cells):
+            return [c for c in cells if not (top <= c[0] < top + rows and left <= c[1] < left + cols)]
+
+        tiles = sorted(tiles + [t for t in more_tiles if past([t.cell])], key=lambda t: t.cell)
+        missing, cut_off, clear_missing = (sorted(a + past(b)) for a, b in zip((missing, cut_off, clear_missing), more))
+        printed += past(beyond.printed)
     if not tiles:
         raise LatticeError("no tiles found: the dark shapes in the photo are not tiles with designs")
     # A group of tiles placed on the lattice by a small margin over another place: its tiles'
@@ -260,7 +270,7 @@ def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: La
     lattice = Lattice(homography, 0.0, 0.0, [t.cell for t in tiles], evidence.tile_side)
     lattice.pitch, lattice.angle = _pitch_and_angle(homography, lattice.cells)
     tilt, near_far, smallest = _view(homography, lattice.cells, image.shape)
-    return GridInPlane(lattice, tiles, missing, cut_off, tilt, near_far, smallest, sorted(evidence.printed),
+    return GridInPlane(lattice, tiles, missing, cut_off, tilt, near_far, smallest, sorted(printed),
                        clear_missing)
 
 
