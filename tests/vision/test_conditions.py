@@ -54,7 +54,7 @@ LONG = {
     "board": (0.9962, 23, 0),  # 17: a printed 7 read as a tile (not sure), a printed 8 asked about
     "cloth": (0.996, 23, 0),  # 14: a red paled all over by glare read sure (colour._glare_lines)
     "wood": (1.0, 24, 0),
-    "groups": (1.0, 21, 0),  # 0: blues of 29 px past the blur limit; 5: a green star unsure (0.24)
+    "groups": (1.0, 22, 0),  # 0: blues of 29 px out of focus read sure (pipeline.blur_doubt); 5: a green star unsure (0.24)
     "tinted": (1.0, 24, 0),  # 8, two purples under a full tungsten cast, read sure (colour.CAST_RESPONSE)
     "packed": (1.0, 24, 0),
     "rough": (0.9718, 23, 0),
@@ -64,7 +64,7 @@ LONG = {
     # the table is sampled was found (vision.occluder): 2 more refused, cw 4 -> 3
     "occluded": (0.0798, 0, 3),
     "cutoff": (0.1379, 3, 0),  # 13: a loose tile with a corner in the picture, asked about
-    "extreme": (0.6666, 11, 0),  # 17: its tile dropped unflagged is read (lattice._register_squares); photo 14 read again (refused "unsure" while 10 of 12 tiles were unsure: 0.6021)
+    "extreme": (0.6666, 13, 0),  # 14, 20: far tiles out of focus read sure (pipeline.blur_doubt); 17: its tile dropped unflagged is read (lattice._register_squares); photo 14 read again (refused "unsure" while 10 of 12 tiles were unsure: 0.6021)
 }
 
 
