@@ -97,6 +97,11 @@ class LatticeConfig:
     min_face_band: float = 0.8  # the same for a tile whose design is not four-fold symmetric or no hole
     min_side_band: float = 0.55  # and on its least dark side
     max_untrusted_asymmetry: float = 0.6  # a design more lopsided than this is print, not a tile's
+    # A design read as a tile whose sides facing no tile (at least this many) are all lighter than this
+    # is print between tiles, ringed by their faces only (lattice._ringed_by_neighbours).
+    min_print_outer_sides: int = 2
+    max_print_outer_side: float = 0.45
+    min_print_level_ratio: float = 1.1
     # A cell whose face is a tile's (corners or side middles) but whose band is broken on a side is
     # measured again where a square of the tile's size fits it best, up to this far (see
     # lattice._register_squares).
