@@ -733,6 +733,11 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
             if key in tiles:
                 continue
             if ev.outside[i, j] > cfg.min_outside_cut:
+                if cfg.cut_sliver_outside < ev.outside[i, j] <= cfg.max_outside_unseen \
+                        and ev.dark_inside[i, j] < cfg.min_sliver_dark:
+                    # A sliver at the photo's edge, much of it light: no tile's black edge band but the
+                    # thick side of the tile beside it seen at an angle, or print.
+                    continue
                 # Partly outside the photo: tile-black in the part that shows, or too little shows
                 # to tell, beside a tile.
                 cut_black = ev.level[i, j] <= cfg.cut_level_ratio * ev.face_level
