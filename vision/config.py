@@ -98,6 +98,11 @@ class LatticeConfig:
     min_face_band: float = 0.8  # the same for a tile whose design is not four-fold symmetric or no hole
     min_side_band: float = 0.55  # and on its least dark side
     max_untrusted_asymmetry: float = 0.6  # a design more lopsided than this is print, not a tile's
+    # A design read as a tile whose sides facing no tile (at least this many) are all lighter than this
+    # is print between tiles, ringed by their faces only (lattice._ringed_by_neighbours).
+    min_print_outer_sides: int = 2
+    max_print_outer_side: float = 0.45
+    min_print_level_ratio: float = 1.1
     # A cell whose face is a tile's (corners or side middles) but whose band is broken on a side is
     # measured again where a square of the tile's size fits it best, up to this far (see
     # lattice._register_squares).
@@ -144,6 +149,14 @@ class LatticeConfig:
     max_outside_unseen: float = 0.97
     min_outside_cut: float = 0.05  # a cell this much outside the photo, tile-black where it shows: cut off
     min_cut_dark: float = 0.35  # tile-black share of the part that shows (a design's paint takes some)
+    # A cell more than `cut_sliver_outside` outside (and at most max_outside_unseen) shows a sliver
+    # along its edge beside the tiles: a tile cut off there shows its black edge band all across it
+    # (cutoff 168-191: 0.95-1.00 of the sliver dark), and so does a loose tile there. Under
+    # `min_sliver_dark` of it dark, it is the tile beside it, its thick side seen at an angle, and the
+    # table (board 75, 136: 0.46-0.49, refused as cut off), or the board's print (board 55: 0.56,
+    # asked about as a loose tile): neither cut off nor asked about.
+    cut_sliver_outside: float = 0.85
+    min_sliver_dark: float = 0.7
     # and that part as dark as the tiles' own faces: a printed board's dark squares, the
     # side of a tile seen at an angle, are lighter (faces measured 0.73-1.43 times the
     # tiles' level on the evaluation sets' cut-off photos; boards' false cuts 1.9-2.4)

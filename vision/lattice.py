@@ -716,6 +716,14 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
                     and designs.residual[k] <= cfg.max_glared_offset \
                     and ev.level[i, j] <= cfg.max_glared_level_ratio * ev.face_level:
                 glared.append(key)
+    # A design whose ring of face lies only where tiles stand beside it is print between them (a
+    # board's letter or light square): a tile's own black face runs along each of its sides.
+    alone = set(tiles)
+    for key in sorted(alone):
+        if _ringed_by_neighbours(key, ev, alone, cfg):
+            del tiles[key]
+            ev.printed.append(key)
+    printed = set(ev.printed)
     # A design a highlight has bent (its outline lopsided, its ring broken where the glare spills
     # onto the face: not trusted), on its node, ringed by face as dark as the tiles' own, beside a
     # tile: a tile as the trusted ones are; again from each one added.
@@ -752,6 +760,11 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
             if key in tiles:
                 continue
             if ev.outside[i, j] > cfg.min_outside_cut:
+                if cfg.cut_sliver_outside < ev.outside[i, j] <= cfg.max_outside_unseen \
+                        and ev.dark_inside[i, j] < cfg.min_sliver_dark:
+                    # A sliver at the photo's edge, much of it light: no tile's black edge band but the
+                    # thick side of the tile beside it seen at an angle, or print.
+                    continue
                 # Partly outside the photo: tile-black in the part that shows, or too little shows
                 # to tell, beside a tile.
                 cut_black = ev.level[i, j] <= cfg.cut_level_ratio * ev.face_level
@@ -830,7 +843,7 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
     clear_missing = []
     for key, k in ev.design.items():
         i, j = key[0] - rect.top, key[1] - rect.left
-        if key in tiles or key in asked or ev.outside[i, j] > cfg.max_outside or not askable[i, j]:
+        if key in tiles or key in asked or key in printed or ev.outside[i, j] > cfg.max_outside or not askable[i, j]:
             continue
         if ev.face[i, j] >= cfg.min_lone_face and ev.dark[i, j] >= cfg.min_lone_dark \
                 and not _overlaps(key, ev.offset[key], tiles, ev.tile_side, cfg):
@@ -973,6 +986,25 @@ def _joined_at_edge(cell: Cell, tiles, ev: _Evidence, cfg: LatticeConfig) -> boo
                     and ev.level[i, j] <= cfg.cut_level_ratio * ev.face_level:
                 return True
     return False
+
+
+def _ringed_by_neighbours(cell: Cell, ev: _Evidence, tiles, cfg: LatticeConfig) -> bool:
+    """Whether the face about a design read as a tile on `cell` is only its neighbours' (`tiles`): at
+    least `min_print_outer_sides` of its sides face no tile and every one of those is lighter than
+    `max_print_outer_side`, and the dark about it is lighter than the tiles' faces
+    (`min_print_level_ratio` times their level). Every tile is a square of the same size with its own
+    black face along each side; a board's letter or light square between tiles is ringed by their
+    faces on the sides they stand and by the board elsewhere (board 17, 44, 90: such sides 0.11-0.33
+    dark, 1.17-1.44 times as light as the faces; the tiles of the board photos 0-191 at least 0.57 on
+    their least dark side facing no tile). A tile laid well off the grid's node (turned 178: sides
+    0.05 and 0.30 where it left them) keeps its face as dark as the others'."""
+    rect = ev.rect
+    i, j = cell[0] - rect.top, cell[1] - rect.left
+    if ev.level[i, j] <= cfg.min_print_level_ratio * ev.face_level:
+        return False
+    around = ((cell[0] - 1, cell[1]), (cell[0] + 1, cell[1]), (cell[0], cell[1] - 1), (cell[0], cell[1] + 1))
+    outer = [float(side) for n, side in zip(around, ev.sides[i, j]) if n not in tiles]
+    return len(outer) >= cfg.min_print_outer_sides and max(outer) < cfg.max_print_outer_side
 
 
 def _touches(cell: Cell, tiles, diagonal: bool = False) -> bool:

@@ -51,7 +51,7 @@ LONG = {
     "oblique": (1.0, 24, 0),
     "steep": (1.0, 24, 0),  # 12: a green paled all over by glare read sure (colour._glare_lines)
     "turned": (1.0, 24, 0),  # 0: a highlight joined to a white star's side (pipeline.mend_by_symmetry)
-    "board": (0.9962, 23, 0),  # 17: a printed 7 read as a tile (not sure), a printed 8 asked about
+    "board": (1.0, 23, 0),  # 17: a printed 8 asked about (its printed 7 no tile: lattice._ringed_by_neighbours)
     "cloth": (0.996, 23, 0),  # 14: a red paled all over by glare read sure (colour._glare_lines)
     "wood": (1.0, 24, 0),
     "groups": (1.0, 22, 0),  # 0: blues of 29 px out of focus read sure (pipeline.blur_doubt); 5: a green star unsure (0.24)

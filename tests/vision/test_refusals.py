@@ -244,6 +244,36 @@ def test_print_at_the_photo_s_edge_by_a_tile_s_corner_is_no_cut_off_grid():
     assert len(result.missing) == 1
 
 
+@pytest.mark.parametrize("seed", [75, 136])
+def test_a_tile_s_thick_side_at_the_photo_s_edge_is_no_cut_off_grid(seed):
+    # The evaluation set's "board" photos 75 and 136: the grid's nearest tile by the photo's bottom
+    # edge, its thick side seen at an angle below it; the cell there, 0.86-0.93 outside the photo,
+    # showed a sliver half dark (0.46-0.49: the side, then the board) and the photos were refused as
+    # cut off. A tile cut off there shows its black edge band all across the sliver (the cutoff
+    # photos 168-191: 0.95-1.00 dark), and every tile is read.
+    photo, result, score = _read_and_score("board", seed)
+    assert score.exact and score.correct == len(photo.cells)
+
+
+def test_print_in_a_sliver_at_the_photo_s_edge_is_no_loose_tile():
+    # The evaluation set's "board" photo 55: a cell 0.93 outside the photo, beside no tile, its
+    # sliver 0.56 dark with the board's print, was asked about as a loose tile running out of the
+    # photo. A tile there shows its black edge band all across the sliver.
+    photo, result, score = _read_and_score("board", 55)
+    assert score.exact and result.missing == []
+
+
+def test_a_sliver_of_a_tile_s_black_edge_at_the_photo_s_edge_is_a_cut_off_grid():
+    # The evaluation set's "cutoff" photo 177: the only cell the grid runs out of the photo by is
+    # 0.87 outside it, its sliver 0.99 dark: refused as cut off, as before.
+    from vision.evalsets import make_photo
+
+    photo = make_photo("cutoff", 177, (1200, 900))
+    with pytest.raises(RetakePhotoError) as refused:
+        read_image_bytes(photo.data, photo.tileset)
+    assert "outside the photo" in str(refused.value)
+
+
 def test_the_two_bowls_of_a_printed_8_are_one_tile_left_out_at_most():
     # The evaluation set's "board" photo 109: the bowls of the board's printed "8"s and "B"s, each
     # a light hole ringed by ink, were six designs left off the grid, and the photo, its every tile
