@@ -66,6 +66,15 @@ GROW_EFFORT = {3: 200, 2: 500}
 # thousands of nodes is often found by another order in a few dozen (restarts
 # against a heavy tail). A probe that runs out decides nothing.
 PROBE_EFFORT = (300, 300, 600, 1200)
+# Standard rules: when the first CORE_AFTER_PROBES probes do not decide, the
+# few-tiles proofs (_solver_core: the counting proof and the core searches) run
+# before the next probe. A hand the first probe leaves undecided is a hard one,
+# and the impossible ones among them often fail for a few tiles with too few
+# partners, which those proofs show in a few milliseconds where the probes and
+# the tree pass take up to seconds (hands two trades from a bench hand: three
+# 5R with too few partners, 1.6 s -> 0.03 s). More than len(PROBE_EFFORT): only
+# the counting proof, after the first tree pass gives up.
+CORE_AFTER_PROBES = 1
 # Younger players: from attempt YOUNG_RESTART_FROM on, before each tree pass,
 # short tree passes in fresh seeded orders (restarts against the heavy tail,
 # as the probes above): 2 ** (attempt + 1) of them, YOUNG_RESTART_EFFORT each,
@@ -310,6 +319,9 @@ class _HandSolver:
                     return self.found, self.steps
                 if outcome is False:
                     return self._after_trees(probe)
+                # Past the first probe(s), the few-tiles proofs, searches included.
+                if probe + 1 == CORE_AFTER_PROBES and self._core_proof(search=True):
+                    return None, self.steps
         for attempt in itertools.count():
             if (self.young or attempt > 0) and not grow_exhausted:
                 found = self._grow(attempt)
@@ -329,7 +341,7 @@ class _HandSolver:
             outcome = self._structures(attempt, trees_only=True)
             if outcome is True:
                 return self.found, self.steps
-            if outcome is None and attempt == 0 and self._core_proof():
+            if outcome is None and attempt == 0 and (self.young or CORE_AFTER_PROBES > len(PROBE_EFFORT)) and self._core_proof():
                 return None, self.steps
             if outcome is False:
                 return self._after_trees(attempt)
@@ -346,11 +358,12 @@ class _HandSolver:
             return self.found, self.steps
         return None, self.steps
 
-    def _core_proof(self) -> bool:
-        """True when a few tiles of the hand are proved impossible to place (see _solver_core)."""
+    def _core_proof(self, search: bool = False) -> bool:
+        """True when a few tiles of the hand are proved impossible to place (see _solver_core); the
+        counting proof, and the searches too with younger players or `search`."""
         try:
             self.core = core_proof(
-                self.cells, self.min_line, self.deadline, search=self.young, count_partners=COUNT_PARTNERS
+                self.cells, self.min_line, self.deadline, search=self.young or search, count_partners=COUNT_PARTNERS
             )
         except SearchTimeout:
             raise _TimedOut(self.steps) from None

@@ -577,6 +577,36 @@ def test_probes_that_run_out_leave_the_grid_to_the_pass_after_them(monkeypatch):
     assert_solved(HEAVY_TAIL.split())
 
 
+# Two trades from the same bench hand: three 5R whose partners (red tiles, and
+# 5G 5P 5Y) are too few to place them all. The first probe does not decide it,
+# and the probes and the tree pass after them take 23,806 steps to prove it.
+FEW_PARTNERS_PAST_THE_PROBE = "1G 1P 1P 1R 1Y 2G 2O 2P 2P 2Y 3B 3G 3P 3P 4Y 5G 5P 5R 5R 5R 5Y 6B 6G 6P"
+
+
+def test_the_few_tiles_searches_run_once_the_first_probe_has_not_decided():
+    result = solve(FEW_PARTNERS_PAST_THE_PROBE.split(), timeout=None)
+    assert result.status == "impossible"
+    assert "5R" in result.reason  # the core search's proof, not the tree pass's
+    assert result.steps <= solver_module.PROBE_EFFORT[0] + 1  # steps, not time: the same on every machine
+
+
+def test_the_few_tiles_searches_after_a_probe_agree_with_the_search(monkeypatch):
+    """Run after a probe of one node (so on nearly every hand), they give the verdicts of the
+    solver as it is on seeded random hands, the heavy-tail hand included."""
+    rng = random.Random(17)
+    box = CLASSIC.full_set()
+    hands = [HEAVY_TAIL.split()] + [rng.sample(box, 24) for _ in range(60)]
+    reference = [solve(hand, timeout=None).status for hand in hands]
+    monkeypatch.setattr(solver_module, "PROBE_EFFORT", (1,) + solver_module.PROBE_EFFORT)
+    monkeypatch.setattr(solver_module, "CORE_AFTER_PROBES", 1)
+    proved = 0
+    for hand, status in zip(hands, reference):
+        result = solve(hand, timeout=None)
+        assert result.status == status, hand
+        proved += result.status == "impossible" and result.steps <= 2
+    assert proved >= 3
+
+
 def test_the_layout_keeps_a_lines_runs_from_one_placement_earlier(monkeypatch):
     """The runs a line keeps after another line is placed are exactly those the layout works out afresh.
 
