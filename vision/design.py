@@ -239,6 +239,13 @@ PROFILE_SHIFTS = (-2, -1, 0, 1, 2)
 PROFILE_SCALE = 0.03
 SIZE_TOLERANCE = 0.10
 SIZE_SCALE = 0.06
+# A design whose four numbers lie far from every design's curve (in SCALES units: about half the gap
+# between the closest designs) is no design's whole outline, whichever it is nearest: a highlight
+# took part of it (a clover's lower lobe and middle, tinted 175: 6.3 from every curve, its nearest
+# two 0.27 apart). Its confidence falls from full at the first distance to none at the second. On
+# the 16 conditions' seeds 0-23 and tinted, mixed and large seeds 24-191 the designs read right lay
+# at most 2.7 from their curve.
+UNLIKE_ANY = (3.0, 6.0)
 
 
 _scaled_curves: dict[str, Any] | None = None
@@ -766,12 +773,15 @@ def classify_designs(outlines: list[DesignOutline], side: int) -> list[DesignRea
     if not outlines:
         return []
     distances = profile_distances([o.profile for o in outlines], side).tolist()
-    summaries = nearest_designs([o.features for o in outlines])
+    near, far = UNLIKE_ANY
     readings = []
-    for outline, row, summary in zip(outlines, distances, summaries):
+    for outline, row, (summary, margin, apart) in zip(outlines, distances, _nearest_curves([o.features for o in outlines])):
         # The profile's design, with a confidence from the runner-up.
         (d1, best), (d2, _) = sorted(zip(row, PROTOTYPES))[:2]
-        design, confidence = combine_readings(summary, (best, _margin(d1, d2)))
+        design, confidence = combine_readings((summary, margin), (best, _margin(d1, d2)))
+        # A shape like none of the designs is not read sure, whichever it is nearest (the profile,
+        # folded onto a quarter turn, smooths a lobe lost to glare away).
+        confidence = min(confidence, max(0.0, min(1.0, (far - apart) / (far - near))))
         readings.append(DesignReading(design, confidence, outline.mask, outline.features, outline.centre))
     return readings
 
@@ -794,6 +804,12 @@ def nearest_design(features) -> tuple[str, float]:
 
 def nearest_designs(many) -> list[tuple[str, float]]:
     """nearest_design of each of `many` features, at once (each the same to the last bit as alone)."""
+    return [(best, margin) for best, margin, _ in _nearest_curves(many)]
+
+
+def _nearest_curves(many) -> list[tuple[str, float, float]]:
+    """(nearest design, confidence from the runner-up, distance to its curve in SCALES units) of each of
+    `many` features, at once."""
     import numpy as np
 
     f = np.asarray(many, dtype=np.float64).reshape(-1, 1, 4) / np.array(SCALES)
@@ -805,7 +821,7 @@ def nearest_designs(many) -> list[tuple[str, float]]:
     out = []
     for row in by_design.tolist():
         (d1, best), (d2, _) = sorted(zip(row, designs))[:2]
-        out.append((best, _margin(d1, d2)))
+        out.append((best, _margin(d1, d2), d1))
     return out
 
 
