@@ -242,9 +242,9 @@ SIZE_SCALE = 0.06
 # A design whose four numbers lie far from every design's curve (in SCALES units: about half the gap
 # between the closest designs) is no design's whole outline, whichever it is nearest: a highlight
 # took part of it (a clover's lower lobe and middle, tinted 175: 6.3 from every curve, its nearest
-# two 0.27 apart). Its confidence falls from full at the first distance to none at the second. On
-# the 16 conditions' seeds 0-23 and tinted seeds 24-85 the designs read right lay at most 2.7 from
-# their curve (5,004 tiles).
+# two 0.27 apart). A tile's confidence falls from full at the first distance to none at the second
+# (design_fit). On the 16 conditions' seeds 0-23 and tinted seeds 24-85 the designs read right lay
+# at most 2.7 from their curve (5,004 tiles).
 UNLIKE_ANY = (3.0, 6.0)
 
 
@@ -773,15 +773,12 @@ def classify_designs(outlines: list[DesignOutline], side: int) -> list[DesignRea
     if not outlines:
         return []
     distances = profile_distances([o.profile for o in outlines], side).tolist()
-    near, far = UNLIKE_ANY
+    summaries = nearest_designs([o.features for o in outlines])
     readings = []
-    for outline, row, (summary, margin, apart) in zip(outlines, distances, _nearest_curves([o.features for o in outlines])):
+    for outline, row, summary in zip(outlines, distances, summaries):
         # The profile's design, with a confidence from the runner-up.
         (d1, best), (d2, _) = sorted(zip(row, PROTOTYPES))[:2]
-        design, confidence = combine_readings((summary, margin), (best, _margin(d1, d2)))
-        # A shape like none of the designs is not read sure, whichever it is nearest (the profile,
-        # folded onto a quarter turn, smooths a lobe lost to glare away).
-        confidence = min(confidence, max(0.0, min(1.0, (far - apart) / (far - near))))
+        design, confidence = combine_readings(summary, (best, _margin(d1, d2)))
         readings.append(DesignReading(design, confidence, outline.mask, outline.features, outline.centre))
     return readings
 
@@ -797,6 +794,21 @@ def combine_readings(summary: tuple[str, float], profile: tuple[str, float]) -> 
     return summary[0], 0.5 * summary[1]
 
 
+def design_fit(features) -> float:
+    """How like a design the four numbers `features` are: 1 within UNLIKE_ANY[0] of a design's curve
+    (SCALES units), falling to 0 at UNLIKE_ANY[1]. The margin to the runner-up says which design a
+    shape is nearer, not that it is one (the profile, folded onto a quarter turn, smooths a lobe
+    lost to glare away)."""
+    import numpy as np
+
+    f = np.asarray(features, dtype=np.float64).reshape(1, 1, 4) / np.array(SCALES)
+    _, starts, a, ab, ab2 = _curve_segments()
+    t = np.clip(((f - a) * ab).sum(axis=2) / ab2, 0.0, 1.0)
+    nearest = float(np.sqrt(((f - (a + t[:, :, None] * ab)) ** 2).sum(axis=2)).min())
+    near, far = UNLIKE_ANY
+    return max(0.0, min(1.0, (far - nearest) / (far - near)))
+
+
 def nearest_design(features) -> tuple[str, float]:
     """The design whose sharp-to-blurred curve passes nearest `features`, and a confidence from the runner-up."""
     return nearest_designs([features])[0]
@@ -804,12 +816,6 @@ def nearest_design(features) -> tuple[str, float]:
 
 def nearest_designs(many) -> list[tuple[str, float]]:
     """nearest_design of each of `many` features, at once (each the same to the last bit as alone)."""
-    return [(best, margin) for best, margin, _ in _nearest_curves(many)]
-
-
-def _nearest_curves(many) -> list[tuple[str, float, float]]:
-    """(nearest design, confidence from the runner-up, distance to its curve in SCALES units) of each of
-    `many` features, at once."""
     import numpy as np
 
     f = np.asarray(many, dtype=np.float64).reshape(-1, 1, 4) / np.array(SCALES)
@@ -821,7 +827,7 @@ def _nearest_curves(many) -> list[tuple[str, float, float]]:
     out = []
     for row in by_design.tolist():
         (d1, best), (d2, _) = sorted(zip(row, designs))[:2]
-        out.append((best, _margin(d1, d2), d1))
+        out.append((best, _margin(d1, d2)))
     return out
 
 

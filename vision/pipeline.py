@@ -476,11 +476,15 @@ def reread_in_white(patches, designs, lights, config: DesignConfig) -> list[int]
 
 
 def tile_confidence(design, colour) -> float:
-    """A tile's confidence from its design and colour readings: the lesser of the two, but a wild's is
-    its colour's alone (a wild is "**" whatever shape its paint takes)."""
+    """A tile's confidence from its design and colour readings: the lesser of the two, and of how like
+    a design its shape is (vision.design.design_fit: a design a highlight took a lobe of is like none),
+    but a wild's is its colour's alone (a wild is "**" whatever shape its paint takes)."""
     from vision.colour import WILD_COLOUR
+    from vision.design import design_fit
 
-    return colour.confidence if colour.colour == WILD_COLOUR else min(design.confidence, colour.confidence)
+    if colour.colour == WILD_COLOUR:
+        return colour.confidence
+    return min(design.confidence, colour.confidence, design_fit(design.features))
 
 
 def load_reader() -> None:
