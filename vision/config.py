@@ -58,6 +58,9 @@ class FindConfig:
     max_asymmetry: float = 0.3  # four-fold asymmetry of a design's outline (tile_evidence)
     min_hole_share: float = 0.5  # of a hole's area: a mask's hole at its centre smaller is a piece of it (tile_evidence)
     min_faceless_area: int = 60  # work-image pixels: a dark blob without a design smaller than this is a speck
+    # A table whose brightness (HSV value) around a blob is mostly this or more is clipped by the camera
+    # (find.faces_without_design): lit more than it shows, so a face's level over it reads too light.
+    clipped: int = 250
 
 
 @dataclass(frozen=True)
@@ -139,10 +142,13 @@ class LatticeConfig:
     # A dark blob with no design hole off the cells read or asked about (find.faces_without_design):
     # a tile whose design ran out through its margin, "may be missing", when its convex hull is
     # a tile's size on the lattice (cells), it is no fuller of it than a "C" (a tile turned over,
-    # a board's plain dark square, fills it), and it is as dark as the tiles' faces.
+    # a board's plain dark square, fills it), and it is as dark as the tiles' faces. A circle takes
+    # 0.53 of its tile, its face the rest of the hull, and a highlight across the margin takes part of
+    # that too (tinted 189: 0.39 of its hull; 0.4 was the bound): the least is a circle's face less a
+    # third.
     faceless_hull_cells: tuple[float, float] = (0.7, 1.7)
     max_faceless_solidity: float = 0.9
-    min_faceless_solidity: float = 0.4
+    min_faceless_solidity: float = 0.3
     max_faceless_level_ratio: float = 1.25
     # ... and more than this outside, too little of it shows to tell whether a tile lies there: beside
     # a tile, the grid may go on outside the photo (refused as cut off)

@@ -423,15 +423,18 @@ def face_levels(candidates: Candidates, indices=None):
 
 
 def faces_without_design(candidates: Candidates, config: FindConfig):
-    """(hull centres N x 2, areas N, hull areas N, levels N, face level) of the dark blobs of
-    `candidates`' loose mask that hold no hole found and do not touch the image's border, of
+    """(hull centres N x 2, areas N, hull areas N, levels N, clipped N, face level) of the dark blobs
+    of `candidates`' loose mask that hold no hole found and do not touch the image's border, of
     `min_faceless_area` pixels or more; the face level is the median of the trusted designs'
     (face_levels), None without one.
 
     A tile whose design runs out through its margin (glare across its edge, a far tile's blur)
     leaves no hole, so it is never a candidate: its black face is such a blob, a "C" whose convex
     hull is the tile. A level is a blob's median brightness over the table's around it (a tile's
-    face is dark; a printed square, a shadow, a cloth's pattern lighter).
+    face is dark; a printed square, a shadow, a cloth's pattern lighter). `clipped` says where the
+    table around a blob (its box grown by half its size each way, the pixels not dark) is mostly
+    at the camera's clip (`FindConfig.clipped`): the table's brightness there is only a lower bound
+    of the light on it, and the blob's level over it only an upper bound.
     """
     import cv2
     import numpy as np
@@ -441,8 +444,9 @@ def faces_without_design(candidates: Candidates, config: FindConfig):
     centres = np.asarray(candidates.centres, np.float64).reshape(-1, 2)
     trusted = np.nonzero(np.asarray(candidates.trusted, bool))[0] if candidates.trusted is not None else []
     if not len(trusted):
-        return np.zeros((0, 2)), np.zeros(0), np.zeros(0), np.zeros(0), None
+        return np.zeros((0, 2)), np.zeros(0), np.zeros(0), np.zeros(0), np.zeros(0, bool), None
     contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    value = candidates.masks.value
     found = []
     for contour in contours:
         x, y, w, h = cv2.boundingRect(contour)
@@ -462,12 +466,16 @@ def faces_without_design(candidates: Candidates, config: FindConfig):
         if not pixels.any():
             continue
         level = float(array_median(_levels(candidates.masks, rows, cols, pixels)))
+        around = (slice(max(0, y - h // 2), min(height, y + h + h // 2), 2),
+                  slice(max(0, x - w // 2), min(width, x + w + w // 2), 2))
+        table = value[around][dark[around] == 0]
+        clipped = bool(table.size) and float(array_median(table)) >= config.clipped
         m = cv2.moments(cv2.convexHull(contour))
         if m["m00"] > 0:
-            found.append((m["m10"] / m["m00"], m["m01"] / m["m00"], area, m["m00"], level))
-    rows = np.array(found, np.float64).reshape(-1, 5)
+            found.append((m["m10"] / m["m00"], m["m01"] / m["m00"], area, m["m00"], level, clipped))
+    rows = np.array(found, np.float64).reshape(-1, 6)
     face_level = float(array_median(face_levels(candidates, trusted))) if found else None
-    return rows[:, :2], rows[:, 2], rows[:, 3], rows[:, 4], face_level
+    return rows[:, :2], rows[:, 2], rows[:, 3], rows[:, 4], rows[:, 5] > 0, face_level
 
 
 def moment_axes(shapes):

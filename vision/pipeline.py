@@ -170,7 +170,7 @@ def faceless_tiles(lattice: Lattice, candidates, scale: float, tiles, asked, con
 
     from vision.find import faces_without_design
 
-    centres, areas, hull_areas, levels, face_level = faces_without_design(candidates, config.find)
+    centres, areas, hull_areas, levels, clipped, face_level = faces_without_design(candidates, config.find)
     if not len(centres) or face_level is None:
         return []
     cfg = config.lattice
@@ -187,8 +187,10 @@ def faceless_tiles(lattice: Lattice, candidates, scale: float, tiles, asked, con
         cell = (int(np.rint(at[k, 1])), int(np.rint(at[k, 0])))
         if cell in taken or not low <= hull_areas[k] / max(cell_area[k], 1e-9) <= high:
             continue
+        # Over a table the camera clipped, a blob's level is only an upper bound (find.faces_without_design):
+        # a tile's face there, lit more than the tiles whose faces set face_level, measures lighter.
         if cfg.min_faceless_solidity <= solidity[k] <= cfg.max_faceless_solidity \
-                and levels[k] <= cfg.max_faceless_level_ratio * face_level:
+                and (clipped[k] or levels[k] <= cfg.max_faceless_level_ratio * face_level):
             out.append(cell)
             taken.add(cell)
     return out
@@ -470,11 +472,15 @@ def reread_in_white(patches, designs, lights, config: DesignConfig) -> list[int]
 
 
 def tile_confidence(design, colour) -> float:
-    """A tile's confidence from its design and colour readings: the lesser of the two, but a wild's is
-    its colour's alone (a wild is "**" whatever shape its paint takes)."""
+    """A tile's confidence from its design and colour readings: the lesser of the two, and of how like
+    a design its shape is (vision.design.design_fit: a design a highlight took a lobe of is like none),
+    but a wild's is its colour's alone (a wild is "**" whatever shape its paint takes)."""
     from vision.colour import WILD_COLOUR
+    from vision.design import design_fit
 
-    return colour.confidence if colour.colour == WILD_COLOUR else min(design.confidence, colour.confidence)
+    if colour.colour == WILD_COLOUR:
+        return colour.confidence
+    return min(design.confidence, colour.confidence, design_fit(design.features))
 
 
 def load_reader() -> None:

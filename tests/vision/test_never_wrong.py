@@ -100,3 +100,30 @@ def test_a_tile_beyond_a_far_row_found_at_the_region_s_edge_is_read():
     # the tiles the rectified view finds and looked at again (lattice.fit_in_plane).
     photo, result, score = _read_and_score("extreme", 173)
     assert score.confidently_wrong == 0 and score.correct == len(photo.cells)
+
+
+def test_a_clover_a_highlight_took_a_lobe_of_is_not_read_sure_as_a_star():
+    # Tinted 175: a blue clover under a warm lamp's highlight, the glare's pale paint left out of
+    # its mask with the lower lobe and the middle: three lobes round a hole, read as an eight-point
+    # star 0.50 sure (its profile, folded onto a quarter turn, smooths the lost lobe away). Its
+    # four numbers lie 6.3 from every design's curve (design.UNLIKE_ANY): it is asked about.
+    photo, result, score = _read_and_score("tinted", 175)
+    assert score.confidently_wrong == 0 and score.unsure == 1
+    assert score.correct == len(photo.cells) - 1
+
+
+def test_a_tile_on_a_clipped_table_whose_highlight_opened_its_face_is_asked_about():
+    # Tinted 189: a white circle two cells off the grid, on a table the lamp lights past the
+    # camera's clip; a highlight across its margin joins the circle to the table, so no design was
+    # found, and its black face is a "C" filling 0.39 of its hull (the circle takes 0.53 of a tile)
+    # at 1.32 times the faces' level over a table the camera clipped (its brightness there only a
+    # lower bound). Dropped without a word; its cell is now "a tile may be missing here".
+    from dataclasses import replace
+
+    from vision.config import VisionConfig
+
+    photo, result, score = _read_and_score("tinted", 189)
+    assert score.confidently_wrong == 0 and score.missing == 1
+    cfg = VisionConfig()
+    _, _, before = _read_and_score("tinted", 189, replace(cfg, find=replace(cfg.find, clipped=256)))
+    assert before.confidently_wrong == 1  # with no table taken as clipped
