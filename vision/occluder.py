@@ -7,7 +7,9 @@ seen at an angle. The finger itself is found instead:
 
 - skin's hue is red-yellow (CIELAB a* and b* above grey), and its colour
   stands apart from the table's (the median of the table seen more than a
-  tile away from the tiles, by more than the table's own spread); it is not
+  tile away from the tiles and outside the cells already asked about, by
+  more than the table's own spread: the design of a tile asked about is no
+  table); it is not
   as dark as the tiles' faces. A limb already standing apart from the
   table's median is left out of the table's sample first: a finger lying
   where the table is sampled would otherwise set the table's spread itself;
@@ -46,14 +48,15 @@ def covered_cells(image, lattice: Lattice, tiles: list[Cell], asked: list[Cell],
     cfg = config or OccluderConfig()
     if not tiles:
         return []
-    blob, lat, t = find_occluder(image, lattice, tiles, cfg)
+    blob, lat, t = find_occluder(image, lattice, tiles, cfg, asked)
     if blob is None:
         return []
     return _cells_under(blob, lat, t, lattice.tile, tiles, asked, cfg)
 
 
-def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfig):
-    """(mask of the occluder in a scaled copy of `image` or None, the lattice in that copy, a tile's side there)."""
+def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfig, asked=()):
+    """(mask of the occluder in a scaled copy of `image` or None, the lattice in that copy, a tile's side there).
+    `asked`: cells already asked about, left out of the table's sample."""
     import cv2
     import numpy as np
 
@@ -66,19 +69,21 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
 
     # The tiles read, a little enlarged: the table is sampled away from them, their faces' level
     # says what is too dark to be skin.
-    tile_mask = np.zeros((height, width), np.uint8)
     grow = lattice.tile / 2 + cfg.tile_margin
-    corners = np.array([(-grow, -grow), (grow, -grow), (grow, grow), (-grow, grow)])
-    middles = np.array([(c, r) for r, c in tiles], np.float64)
-    quads = lat.to_image((middles[:, None, :] + corners).reshape(-1, 2))  # every tile's at once
-    for quad in np.round(quads).astype(np.int32).reshape(-1, 4, 2):
-        cv2.fillConvexPoly(tile_mask, quad, 1)
+    tile_mask = _squares(lat, tiles, grow, (height, width))
     # The table: away from the tiles (more than `table_gap` tiles), not as dark as their faces.
     # (A distance, not a dilation: a tile-wide round kernel costs as much as the rest of the search.)
     near = cv2.distanceTransform(1 - tile_mask, cv2.DIST_L2, cv2.DIST_MASK_PRECISE) <= cfg.table_gap * t
     faces = light[tile_mask > 0]
     dark = float(percentile(faces, 25)) * cfg.dark_ratio + cfg.dark_margin if faces.size else 60.0
     table = ~near & (light > dark)
+    if len(asked):
+        # Nor in the cells asked about, which may hold tiles: their designs set the table's spread
+        # (occluded 113, a close-up on a white table, two tiles read and three cells asked about:
+        # the spread 27-45 with the asked tiles' purple designs in it, the finger 27 from the
+        # table's median; 1.5 without them). Only their squares: a table_gap around each took
+        # a close-up's table below min_table_share (occluded 164, its finger not found).
+        table &= _squares(lat, asked, grow, (height, width)) == 0
     if table.sum() < cfg.min_table_share * table.size:
         return None, lat, t
     # Skin's hue: red and yellow (a* and b* both above grey), unlike a blue, green or purple table.
@@ -97,26 +102,42 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
         # spread, and stands apart from nothing. Limbs standing apart from the table's median by
         # loose_apart alone are left out of the sample first.
         loose = cv2.morphologyEx((skin & (apart > cfg.loose_apart)).astype(np.uint8), cv2.MORPH_OPEN, disc)
-        limbs = _limbs(loose, t, cfg)
+        limbs, count = _limbs(loose, t, cfg)
         # At most a hand's fingers: more bands than that are the table's own pattern (a striped
         # cloth repeats its band across the photo: cloth 152's ten), which the sample must keep.
-        if (limbs.any() and cv2.connectedComponents(limbs.astype(np.uint8))[0] - 1 <= cfg.max_loose_limbs
+        if (0 < count <= cfg.max_loose_limbs
                 and (table & ~limbs).sum() >= cfg.min_table_share * table.size):
             apart, spread = apart_from(table & ~limbs)
     threshold = max(cfg.min_apart, cfg.apart_spread * spread)
     foreign = cv2.morphologyEx((skin & (apart > threshold)).astype(np.uint8), cv2.MORPH_OPEN, disc)
-    blob = _limbs(foreign, t, cfg)
-    return (blob if blob.any() else None), lat, t
+    blob, count = _limbs(foreign, t, cfg)
+    return (blob if count else None), lat, t
+
+
+def _squares(lat: Lattice, cells, half: float, shape):
+    """A 0/1 uint8 mask of `shape`: the squares `half` cells from the middles of `cells` on `lat`."""
+    import cv2
+    import numpy as np
+
+    mask = np.zeros(shape, np.uint8)
+    corners = np.array([(-half, -half), (half, -half), (half, half), (-half, half)])
+    middles = np.array([(c, r) for r, c in cells], np.float64)
+    quads = lat.to_image((middles[:, None, :] + corners).reshape(-1, 2))  # every cell's at once
+    for quad in np.round(quads).astype(np.int32).reshape(-1, 4, 2):
+        cv2.fillConvexPoly(mask, quad, 1)
+    return mask
 
 
 def _limbs(foreign, t: float, cfg: OccluderConfig):
-    """The parts of `foreign` (a 0/1 mask) shaped like a limb coming in from the photo's edge (a bool mask)."""
+    """(the parts of `foreign` (a 0/1 mask) shaped like a limb coming in from the photo's edge, a bool
+    mask; how many limbs)."""
     import cv2
     import numpy as np
 
     height, width = foreign.shape
     count, labels, stats, _ = cv2.connectedComponentsWithStats(foreign, connectivity=8)
     blob = np.zeros((height, width), bool)
+    limbs = 0
     for n in range(1, count):
         x, y, w, h, area = stats[n]
         if area < cfg.min_area * t * t:
@@ -144,7 +165,8 @@ def _limbs(foreign, t: float, cfg: OccluderConfig):
         if cv2.arcLength(outline, True) > cfg.max_ragged * cv2.arcLength(cv2.convexHull(outline), True):
             continue
         blob |= component
-    return blob
+        limbs += 1
+    return blob, limbs
 
 
 def reduced(image, factor: float):

@@ -468,6 +468,23 @@ def test_a_finger_is_found_where_it_stands_apart_only_in_part(seed, step):
     _no_finger_found_without_it(photo)
 
 
+def test_the_cells_asked_about_are_no_part_of_the_table_s_sample():
+    # The evaluation set's "occluded" photo 113: a close-up on a white table, a finger over most of
+    # the grid, two tiles read and three cells beside the finger asked about. Sampled a tile away
+    # from the two tiles read only, the "table" held the purple designs of the tiles in the asked
+    # cells: its spread (a*, b*, 90th percentile) came out 27 with the finger in it, 45 with the
+    # finger left out, the finger about 27 from its median: nothing stood apart by 1.5 times that,
+    # and the tile under the finger's tip was dropped without a word. The cells asked about may hold
+    # tiles and are left out of the sample like the tiles read: the white table's spread is 1.5.
+    from vision.evalsets import make_photo
+
+    photo = make_photo("occluded", 113, (1200, 900))
+    with pytest.raises(RetakePhotoError) as caught:
+        read_image_bytes(photo.data, photo.tileset)
+    assert caught.value.reason == "covered"
+    _no_finger_found_without_it(photo)
+
+
 def test_a_striped_cloth_s_bands_are_not_left_out_of_the_table_s_sample():
     # Cloth 152: salmon and green stripes, the salmon bands skin-hued, a tile wide and crossing the
     # photo. Left out of the table's sample as limbs (ten of them), they took the salmon out of the
