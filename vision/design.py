@@ -799,12 +799,7 @@ def design_fit(features) -> float:
     (SCALES units), falling to 0 at UNLIKE_ANY[1]. The margin to the runner-up says which design a
     shape is nearer, not that it is one (the profile, folded onto a quarter turn, smooths a lobe
     lost to glare away)."""
-    import numpy as np
-
-    f = np.asarray(features, dtype=np.float64).reshape(1, 1, 4) / np.array(SCALES)
-    _, starts, a, ab, ab2 = _curve_segments()
-    t = np.clip(((f - a) * ab).sum(axis=2) / ab2, 0.0, 1.0)
-    nearest = float(np.sqrt(((f - (a + t[:, :, None] * ab)) ** 2).sum(axis=2)).min())
+    nearest = float(_curve_distances([features]).min())
     near, far = UNLIKE_ANY
     return max(0.0, min(1.0, (far - nearest) / (far - near)))
 
@@ -816,19 +811,24 @@ def nearest_design(features) -> tuple[str, float]:
 
 def nearest_designs(many) -> list[tuple[str, float]]:
     """nearest_design of each of `many` features, at once (each the same to the last bit as alone)."""
-    import numpy as np
-
-    f = np.asarray(many, dtype=np.float64).reshape(-1, 1, 4) / np.array(SCALES)
-    designs, starts, a, ab, ab2 = _curve_segments()
-    # The distance to each design's curve: to every segment of every curve at once, the nearest per design.
-    t = np.clip(((f - a) * ab).sum(axis=2) / ab2, 0.0, 1.0)
-    nearest = a + t[:, :, None] * ab
-    by_design = np.minimum.reduceat(np.sqrt(((f - nearest) ** 2).sum(axis=2)), starts, axis=1)
+    designs = _curve_segments()[0]
     out = []
-    for row in by_design.tolist():
+    for row in _curve_distances(many).tolist():
         (d1, best), (d2, _) = sorted(zip(row, designs))[:2]
         out.append((best, _margin(d1, d2)))
     return out
+
+
+def _curve_distances(many):
+    """N x designs: the distance (scale units) of each of `many` features to each design's curve: to
+    every segment of every curve at once, the nearest per design."""
+    import numpy as np
+
+    f = np.asarray(many, dtype=np.float64).reshape(-1, 1, 4) / np.array(SCALES)
+    _, starts, a, ab, ab2 = _curve_segments()
+    t = np.clip(((f - a) * ab).sum(axis=2) / ab2, 0.0, 1.0)
+    nearest = a + t[:, :, None] * ab
+    return np.minimum.reduceat(np.sqrt(((f - nearest) ** 2).sum(axis=2)), starts, axis=1)
 
 
 _segments = None

@@ -895,7 +895,7 @@ def _partly_hidden(ev: _Evidence, cfg: LatticeConfig, tiles: set, asked: set) ->
                 if key in near or ev.outside[i, j] > cfg.max_outside or ev.level[i, j] > level \
                         or ev.face[i, j] < cfg.min_hidden_face or ev.band[i, j] < cfg.min_hidden_band:
                     continue
-                around = ((key[0] - 1, key[1]), (key[0] + 1, key[1]), (key[0], key[1] - 1), (key[0], key[1] + 1))
+                around = _beside(key)
                 fitted = ev.squares.get((i, j))
                 if fitted is None or min(fitted) < cfg.min_hidden_fitted_side:
                     fitted = ev.sides[i, j]
@@ -1002,9 +1002,15 @@ def _ringed_by_neighbours(cell: Cell, ev: _Evidence, tiles, cfg: LatticeConfig) 
     i, j = cell[0] - rect.top, cell[1] - rect.left
     if ev.level[i, j] <= cfg.min_print_level_ratio * ev.face_level:
         return False
-    around = ((cell[0] - 1, cell[1]), (cell[0] + 1, cell[1]), (cell[0], cell[1] - 1), (cell[0], cell[1] + 1))
+    around = _beside(cell)
     outer = [float(side) for n, side in zip(around, ev.sides[i, j]) if n not in tiles]
     return len(outer) >= cfg.min_print_outer_sides and max(outer) < cfg.max_print_outer_side
+
+
+def _beside(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
+    """The four cells beside `cell`, in the order of a cell's measured sides (top, bottom, left, right)."""
+    r, c = cell
+    return (r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)
 
 
 def _touches(cell: Cell, tiles, diagonal: bool = False) -> bool:
