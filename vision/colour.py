@@ -75,6 +75,9 @@ class ColourSample:
     pixels_bgr: Any  # float32 N x 3: design pixels the same way (for telling a wild)
     face_bgr: tuple[float, float, float] = (0.0, 0.0, 0.0)  # median of the tile's black face, linear light
     spread: float = 0.0  # median distance of those least pale pixels' log-chromaticities from the design's
+    # Share of the design's pixels, its edge included, that are saturated while its colour reads pale
+    # (0 when it does not): a paint glare paled over the part the colour is taken from (colour_sample).
+    saturated: float = 0.0
 
     def chroma(self) -> tuple[float, float]:
         """(ln R/G, ln B/G) of the design."""
@@ -304,7 +307,14 @@ def colour_sample(patch, mask, config: ColourConfig | None = None) -> ColourSamp
     black = np.minimum(black, table[[int(design_bytes[:, c].min()) for c in range(3)]])
     pixels = np.maximum(design - black, 0)
     median, spread = _paint_median(pixels, cfg)
-    return ColourSample(tuple(float(x) for x in median), pixels, tuple(float(x) for x in black), spread)
+    saturated = 0.0
+    if _paleness(median[None, :], cfg.paint_floor)[0] >= cfg.pale_paint:
+        # Glare only pales a paint: a pale reading beside saturated pixels of the same design is a
+        # paint the lamp's highlight paled over the core, its saturated paint left at the edges (the
+        # thin tips of a star, which the core's trim takes off). A white design has none.
+        whole = np.maximum(to_linear(pixels_at(patch, mask.astype(bool))) - black, 0)
+        saturated = float(np.count_nonzero(_paleness(whole, cfg.paint_floor) < cfg.saturated_paleness)) / max(len(whole), 1)
+    return ColourSample(tuple(float(x) for x in median), pixels, tuple(float(x) for x in black), spread, saturated)
 
 
 def pixels_at(patch, mask):
@@ -361,9 +371,7 @@ def _paint_median(pixels, cfg: ColourConfig):
     # Dark pixels' channels are noise: floored, they count as pale. (Each channel's least and
     # greatest written out, and medians as the middle element: reductions over an axis of three, and
     # np.median, cost more than the rest of the sample.)
-    floor = cfg.paint_floor
-    b, g, r = pixels[:, 0], pixels[:, 1], pixels[:, 2]
-    pale = (np.minimum(np.minimum(b, g), r) + floor) / (np.maximum(np.maximum(b, g), r) + floor)
+    pale = _paleness(pixels, cfg.paint_floor)
     paint = pixels[np.argpartition(pale, keep - 1)[:keep]]
     middle = keep // 2
     median = np.partition(paint, middle, axis=0)[middle]
@@ -373,6 +381,15 @@ def _paint_median(pixels, cfg: ColourConfig):
     squared = ((chroma[:, 0] - math.log(floored[2] / floored[1])) ** 2
                + (chroma[:, 1] - math.log(floored[0] / floored[1])) ** 2)
     return median, math.sqrt(float(np.partition(squared, len(squared) // 2)[len(squared) // 2]))
+
+
+def _paleness(pixels, floor: float):
+    """Each pixel's (N x 3, linear light) least channel over its greatest, both floored at `floor`:
+    near 0 for a saturated paint, towards 1 for a white or a highlight."""
+    import numpy as np
+
+    b, g, r = pixels[:, 0], pixels[:, 1], pixels[:, 2]
+    return (np.minimum(np.minimum(b, g), r) + floor) / (np.maximum(np.maximum(b, g), r) + floor)
 
 
 def _middle_bytes(bgr):
@@ -450,6 +467,8 @@ def classify_colours(
             # sectors): the confidence falls from half the spread limit to 0 at it.
             one_paint = min(1.0, max(0.0, 2.0 * (1.0 - sample.spread / cfg.paint_spread_limit)))
             colour, confidence = letters[order[0]], min(margin, wild_margin, one_paint)
+            if sample.saturated >= cfg.max_paled_saturated:
+                confidence = 0.0  # a pale reading of a design saturated elsewhere: glare paled its paint
             if row is not None and light.doubtful[row]:
                 confidence = 0.0  # another light reads this tile as another colour
         readings.append(ColourReading(colour, confidence, (float(corrected[0]), float(corrected[1])),

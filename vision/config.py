@@ -324,6 +324,16 @@ class ColourConfig:
     # each followed until the paint's least channel over its greatest reaches this (colour._glare_lines):
     # the designs paled all over on tinted seeds 0-167 measured 0.15-0.3, a white paint is 0.68.
     max_glared_paleness: float = 0.45
+    # A design whose colour reads pale (its least channel over its greatest at least `pale_paint`, past
+    # any design paled all over, above) while `max_paled_saturated` or more of its pixels, its edge
+    # included, are saturated (under `saturated_paleness`) is no white: glare only pales, and a
+    # highlight over its core left its paint at the edges. Its colour is not sure (colour_sample,
+    # classify_colours). Turned 198: a yellow star under a highlight read white sure, 19% of its
+    # pixels saturated; white designs read right on seeds 0-23 of 12 conditions (405): no
+    # saturated pixel in their cores.
+    pale_paint: float = 0.45
+    saturated_paleness: float = 0.15
+    max_paled_saturated: float = 0.1
 
 
 @dataclass(frozen=True)

@@ -459,3 +459,29 @@ def test_a_red_paled_by_a_highlight_is_read_on_its_line_to_the_light_s_colour():
     orange = sample(DEFAULT_PAINTS["O"], white=0.02)
     assert classify_colours(photo + [orange], colours)[-1].colour == "O"
     assert [r.colour for r in classify_colours(photo, colours)] == list(colours)
+
+
+def _star_under_highlight(colour_bgr, strength=0.8):
+    """A star tile whose middle a lamp's highlight covers, only the tips of its points left unpaled."""
+    patch = _patch(colour_bgr, design="6")
+    yy, xx = np.mgrid[0:64, 0:64]
+    highlight = np.clip((20.0 - np.hypot(xx - 32, yy - 32)) / 4.0, 0, 1)  # the star's points reach 27 pixels out
+    glared = np.clip(patch + 255 * strength * highlight[..., None], 0, 255).astype(np.uint8)
+    return colour_sample(glared, design_mask(patch))
+
+
+def test_a_paint_paled_over_its_core_by_glare_is_not_read_sure_as_white():
+    # Turned 198 (1200x900): a yellow star under a highlight that covered all but its points' tips
+    # was read white, sure (0.56). Glare only pales, so a pale reading beside saturated pixels of
+    # the same design is no white: the tile is not sure. A white star under the same highlight is.
+    from vision.config import ColourConfig
+
+    cfg = ColourConfig()
+    colours = "ROYGBW"
+    others = [_sample(PAINT_BGR[c]) for c in "ROGB"]
+    yellow = _star_under_highlight(PAINT_BGR["Y"])
+    white = _star_under_highlight(PAINT_BGR["W"])
+    assert yellow.saturated >= cfg.max_paled_saturated > white.saturated == 0.0
+    read_yellow, read_white = classify_colours(others + [yellow, white], colours, config=cfg)[-2:]
+    assert read_white.colour == "W" and read_white.confidence >= SURE_AT
+    assert read_yellow.colour == "Y" or read_yellow.confidence < SURE_AT

@@ -127,3 +127,12 @@ def test_a_tile_on_a_clipped_table_whose_highlight_opened_its_face_is_asked_abou
     cfg = VisionConfig()
     _, _, before = _read_and_score("tinted", 189, replace(cfg, find=replace(cfg.find, clipped=256)))
     assert before.confidently_wrong == 1  # with no table taken as clipped
+
+
+def test_a_paint_a_highlight_paled_but_for_its_tips_is_not_read_sure_as_white():
+    # The "turned" photo 198: a yellow star under a lamp's highlight that paled all of it but the
+    # tips of its points, which the colour's core (its edge trimmed) leaves out: read 6W, 0.56 sure.
+    # 19% of the design's pixels are saturated yellow; glare only pales, so the tile is not sure.
+    photo, result, score = _read_and_score("turned", 198)
+    assert score.confidently_wrong == 0
+    assert score.correct >= len(photo.cells) - 1
