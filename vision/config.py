@@ -306,15 +306,8 @@ class ColourConfig:
     # A wild is painted in six colours, a sixth of it each: its fourth most common colour still
     # covers about 1/6. A single paint's pixels spill into its neighbours in hue under glare and
     # shade (a red's into orange and purple), so its third colour may reach 0.1, its fourth not.
-    # Glare pales a wild's sectors into one paint (white, or the paint nearest the lamp's colour)
-    # and takes their share from the others: on tinted seeds 0-215 (1200x900) the glared wilds'
-    # fourth colour covered 0.064-0.09, the 2,145 single paints' at most 0.013 (99.9% under
-    # 0.002; 0 on the 4,273 tiles of the 15 other conditions' seeds 0-23). The confidence is the
-    # distance from this over this (colour.classify_colours): at 0.06 those wilds were not sure
-    # (0.07-0.28); at 0.04 they are (0.61-1.0), and a single paint would need three times the
-    # largest share seen to be a wild at all.
     wild_min_colours: int = 4
-    wild_min_share: float = 0.04
+    wild_min_share: float = 0.06
     # The light (colour.estimate_light), in log-chromaticity units; paints lie 2.3 and more apart.
     light_prior: float = 0.35  # a cast's usual size (the prior holds the estimate towards none)
     light_saturation_prior: float = 0.15  # how much more or less saturated a camera renders the paints

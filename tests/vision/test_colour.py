@@ -150,21 +150,6 @@ def test_a_wild_paled_by_glare_but_for_a_few_sectors_is_not_read_sure_as_one_pai
     assert reading.colour == "*" or reading.confidence < SURE_AT
 
 
-@pytest.mark.parametrize("turn, width", [(2.0, 0.3), (4.0, 0.0)])
-def test_a_wild_glared_over_two_sectors_is_still_read_sure_as_a_wild(turn, width):
-    # Glare over about 40-50% of a wild pales two or three sectors into white: the fourth colour of
-    # what is left covers 0.07-0.08 of the design (a single paint's at most about 0.01), a wild.
-    colours = "ROYGBW"
-    patch = _wild_patch(colours)
-    yy, xx = np.mgrid[0:64, 0:64]
-    glare = (np.cos(np.arctan2(yy - 32, xx - 32) - turn) > width).astype(np.float32)
-    glared = np.clip(patch + 255 * 0.7 * glare[..., None], 0, 255).astype(np.uint8)
-    samples = [_sample(PAINT_BGR[c]) for c in colours] + [colour_sample(glared, design_mask(patch))]
-    readings = classify_colours(samples, colours)
-    assert readings[-1].colour == "*" and readings[-1].confidence >= SURE_AT
-    assert [r.colour for r in readings[:-1]] == list(colours) and all(r.confidence >= SURE_AT for r in readings[:-1])
-
-
 def test_the_light_is_estimated_from_the_photos_own_tiles():
     """No calibration: the paints of the photo's tiles say what the light does to colours. Known
     chromaticities seen through a cast, a slide of it across the photo and a less saturated camera
