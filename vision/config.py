@@ -406,7 +406,7 @@ class OccluderConfig:
     min_skin_red: float = 5.0
     min_skin_yellow: float = 5.0
     min_apart: float = 6.0
-    apart_spread: float = 1.0  # 1.5 until the fourteenth session: fingers on wood 8-10 from its median were not found
+    apart_spread: float = 1.5
     spread_percentile: float = 90.0
     # A limb standing apart from the table's median by this alone (and shaped like one) is left out
     # of the table's sample before its spread is measured: a finger over a tenth of the sample would
@@ -431,10 +431,6 @@ class OccluderConfig:
     # A finger over this many cells beside the tiles (an empty cell under it cannot be told from a
     # hidden tile) refuses the photo ("covered"): one photo again beats confirming each cell.
     refuse_cells: int = 2
-    # A blob whose median colour (a*, b*) more than this share of the table's sample lies within
-    # own_colour of is a colour the table is made of (a striped cloth's band), not a finger.
-    own_colour: float = 2.0
-    max_own_share: float = 0.1
 
 
 @dataclass(frozen=True)

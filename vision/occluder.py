@@ -12,10 +12,7 @@ seen at an angle. The finger itself is found instead:
   table); it is not
   as dark as the tiles' faces. A limb already standing apart from the
   table's median is left out of the table's sample first: a finger lying
-  where the table is sampled would otherwise set the table's spread itself.
-  A colour the table is made of is its pattern, not a finger: the blob's
-  colour is one that hardly any of the table's sample shows (a striped
-  cloth's band beyond the spread is a colour a third of the cloth has);
+  where the table is sampled would otherwise set the table's spread itself;
 - it comes in from an edge of the photo: the blob of such pixels touches the
   photo's border;
 - it is a limb, not a fleck, a printed line or a patch of table lit
@@ -100,7 +97,6 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
         return apart, float(percentile(apart[sample], cfg.spread_percentile))
 
     apart, spread = apart_from(table)
-    sample = table
     if cfg.loose_apart > 0:
         # A finger lying where the table is sampled: over a tenth of the sample, it sets the table's
         # spread, and stands apart from nothing. Limbs standing apart from the table's median by
@@ -111,19 +107,10 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
         # cloth repeats its band across the photo: cloth 152's ten), which the sample must keep.
         if (0 < count <= cfg.max_loose_limbs
                 and (table & ~limbs).sum() >= cfg.min_table_share * table.size):
-            sample = table & ~limbs
-            apart, spread = apart_from(sample)
+            apart, spread = apart_from(table & ~limbs)
     threshold = max(cfg.min_apart, cfg.apart_spread * spread)
     foreign = cv2.morphologyEx((skin & (apart > threshold)).astype(np.uint8), cv2.MORPH_OPEN, disc)
     blob, count = _limbs(foreign, t, cfg)
-    if count:
-        # A colour the table itself is made of is its pattern, not a finger: a striped cloth's band
-        # beyond the table's spread (cloth 168: 37% of the table's sample within 2 of the blob's
-        # median colour; the fingers of occluded 0-215 found: at most 2.4%).
-        a0, b0 = float(array_median(red[blob])), float(array_median(yellow[blob]))
-        rest = sample & ~blob
-        if float(np.mean(np.hypot(red[rest] - a0, yellow[rest] - b0) < cfg.own_colour)) > cfg.max_own_share:
-            return None, lat, t
     return (blob if count else None), lat, t
 
 
