@@ -293,7 +293,8 @@ def read_tile(image, lattice: Lattice, cell, offset, config: VisionConfig):
 
 def read_tiles(image, lattice: Lattice, tiles, config: VisionConfig) -> list:
     """read_tile of each (cell, offset) of `tiles`, None for a tile with no design; the designs'
-    outlines compared with the designs' all at once (vision.design.classify_designs)."""
+    outlines compared with the designs' all at once (vision.design.classify_designs), each up to its
+    patch's blur (DesignReading.blur)."""
     from vision.design import classify_designs, design_outline
 
     size = config.design.patch_size
@@ -303,7 +304,7 @@ def read_tiles(image, lattice: Lattice, tiles, config: VisionConfig) -> list:
     for cell, offset in tiles:
         patch = cell_patch(image, lattice, cell, size, border=border, offset=offset)
         try:
-            outline = design_outline(patch, config.design)
+            outline = replace(design_outline(patch, config.design), blur=blur_of(patch, config.design))
         except ClassifyError:
             cuts.append(None)
             continue
@@ -313,7 +314,7 @@ def read_tiles(image, lattice: Lattice, tiles, config: VisionConfig) -> list:
             moved = (offset[0] + dx, offset[1] + dy)
             second = cell_patch(image, lattice, cell, size, border=border, offset=moved)
             try:
-                tried.append((second, design_outline(second, config.design), moved))
+                tried.append((second, replace(design_outline(second, config.design), blur=blur_of(second, config.design)), moved))
             except ClassifyError:
                 pass
         cuts.append(tried)
@@ -356,7 +357,7 @@ def mend_by_symmetry(readings, config: DesignConfig) -> list:
               if r is not None and r[1].confidence < SURE_AT and glared(r[0], config)]
     mended = [(k, four_fold(readings[k][1].mask)) for k in unsure]
     mended = [(k, mask) for k, mask in mended if mask.any()]
-    again = classify_designs([outline_of(mask) for _, mask in mended], config.patch_size)
+    again = classify_designs([replace(outline_of(mask), blur=readings[k][1].blur) for k, mask in mended], config.patch_size)
     out = list(readings)
     for (k, _), reading in zip(mended, again):
         patch, design, offset = out[k]
@@ -455,7 +456,7 @@ def reread_in_white(patches, designs, lights, config: DesignConfig) -> list[int]
         # mirrored in the tile may be of another colour than the light on the paints).
         for seen in (light, highlight_light(patches[k], core_margin(patches[k].shape[0], config))):
             try:
-                tried.append((k, design_outline(white_balanced(patches[k], seen), config)))
+                tried.append((k, replace(design_outline(white_balanced(patches[k], seen), config), blur=design.blur)))
             except ClassifyError:
                 continue
     changed = []
@@ -547,7 +548,7 @@ def read_image(
             missing.append(tile.cell)
             continue
         patch, design, offset = reading
-        blur = blur_of(patch, cfg.design)
+        blur = design.blur  # blur_of(patch), measured as its design was read
         if blur is not None:
             blurs.append(blur)
             blur = blur if blur * tile_px > cfg.design.min_blur_px else None  # a small tile's own softness

@@ -341,3 +341,17 @@ def test_an_asked_cells_design_is_not_mended_by_its_symmetry():
                                           VisionConfig())
     assert tile.cell == (0, 0) and design.design == "6" and design.confidence >= SURE_AT
     assert missing == [(0, 1)]
+
+
+def test_each_tiles_design_is_read_up_to_its_patchs_blur():
+    # read_tiles compares a design with the designs only as far blurred as its patch is
+    # (design.BLUR_REACH): its reading carries the patch's blur, which read_image's blur checks reuse.
+    from vision.config import VisionConfig
+    from vision.design import blur_of
+    from vision.lattice import Lattice
+    from vision.pipeline import read_tiles
+
+    image = _star_with_a_blob_beside_it()
+    lattice = Lattice(np.array([[64.0, 0, 32], [0, 64.0, 32], [0, 0, 1]]), 64.0, 0.0)
+    [(patch, design, _)] = read_tiles(image, lattice, [((0, 0), (0.0, 0.0))], VisionConfig())
+    assert design.blur is not None and design.blur == blur_of(patch, VisionConfig().design)
