@@ -304,7 +304,7 @@ def read_tiles(image, lattice: Lattice, tiles, config: VisionConfig) -> list:
     for cell, offset in tiles:
         patch = cell_patch(image, lattice, cell, size, border=border, offset=offset)
         try:
-            outline = replace(design_outline(patch, config.design), blur=blur_of(patch, config.design))
+            outline = replace(design_outline(patch, config.design), blur=unglared_blur(patch, config.design))
         except ClassifyError:
             cuts.append(None)
             continue
@@ -314,7 +314,8 @@ def read_tiles(image, lattice: Lattice, tiles, config: VisionConfig) -> list:
             moved = (offset[0] + dx, offset[1] + dy)
             second = cell_patch(image, lattice, cell, size, border=border, offset=moved)
             try:
-                tried.append((second, replace(design_outline(second, config.design), blur=blur_of(second, config.design)), moved))
+                tried.append((second, replace(design_outline(second, config.design), blur=unglared_blur(second, config.design)),
+                              moved))
             except ClassifyError:
                 pass
         cuts.append(tried)
@@ -333,6 +334,18 @@ def read_tiles(image, lattice: Lattice, tiles, config: VisionConfig) -> list:
                 patch, design, offset = tried[1][0], again, tried[1][2]
         out.append((patch, design, offset))
     return out
+
+
+def unglared_blur(patch, config: DesignConfig) -> float | None:
+    """The blur a patch's design is compared with the designs up to (design.BLUR_REACH times it): its
+    blur_of, but None (the designs' whole curves) for a patch with a highlight (design.glared), whose
+    outline a highlight bends rather than blur, and whose blur measures the highlight's contrast (a
+    sharp tile 0.06-0.08). Tinted 100: a wild under a highlight, its glared star's outline off every
+    design, came out surer against the designs' sharp ends, was read again in white light and read as
+    a red star."""
+    from vision.design import glared
+
+    return None if glared(patch, config) else blur_of(patch, config)
 
 
 def mend_by_symmetry(readings, config: DesignConfig) -> list:
@@ -357,7 +370,7 @@ def mend_by_symmetry(readings, config: DesignConfig) -> list:
               if r is not None and r[1].confidence < SURE_AT and glared(r[0], config)]
     mended = [(k, four_fold(readings[k][1].mask)) for k in unsure]
     mended = [(k, mask) for k, mask in mended if mask.any()]
-    again = classify_designs([replace(outline_of(mask), blur=readings[k][1].blur) for k, mask in mended], config.patch_size)
+    again = classify_designs([outline_of(mask) for _, mask in mended], config.patch_size)
     out = list(readings)
     for (k, _), reading in zip(mended, again):
         patch, design, offset = out[k]
@@ -456,7 +469,7 @@ def reread_in_white(patches, designs, lights, config: DesignConfig) -> list[int]
         # mirrored in the tile may be of another colour than the light on the paints).
         for seen in (light, highlight_light(patches[k], core_margin(patches[k].shape[0], config))):
             try:
-                tried.append((k, replace(design_outline(white_balanced(patches[k], seen), config), blur=design.blur)))
+                tried.append((k, design_outline(white_balanced(patches[k], seen), config)))
             except ClassifyError:
                 continue
     changed = []
@@ -548,7 +561,7 @@ def read_image(
             missing.append(tile.cell)
             continue
         patch, design, offset = reading
-        blur = design.blur  # blur_of(patch), measured as its design was read
+        blur = blur_of(patch, cfg.design) if design.blur is None else design.blur  # measured as its design was read
         if blur is not None:
             blurs.append(blur)
             blur = blur if blur * tile_px > cfg.design.min_blur_px else None  # a small tile's own softness
