@@ -239,6 +239,15 @@ PROFILE_SHIFTS = (-2, -1, 0, 1, 2)
 PROFILE_SCALE = 0.03
 SIZE_TOLERANCE = 0.10
 SIZE_SCALE = 0.06
+# A design is compared with each design's profile blurred at most this many times the blur its patch
+# measures (blur_of): a shape is not a design blurred much further than the tile it is on. A clover
+# blurred by 11% of a tile has a diamond's profile (0.8 from the sharp diamond's, 4.7 sharp), and
+# every diamond of small tiles was nearest the clover's curve at that end, its patch measuring
+# 0.03-0.05: diamonds read right were 0.17-0.44 sure for it (groups 67, 178, 205, 209, large 153,
+# extreme 15, 190). The clovers read right lay nearest their curve at 1.0-1.9 times their patch's
+# blur (the clovers of groups 30 and 67, large 153 and mixed 15, 1200x900); the clovers mixed 15
+# reads as diamonds measure 0.10-0.11, and are compared along the whole curve as before.
+BLUR_REACH = 2.0
 # A design whose four numbers lie far from every design's curve (in SCALES units: about half the gap
 # between the closest designs) is no design's whole outline, whichever it is nearest: a highlight
 # took part of it (a clover's lower lobe and middle, tinted 175: 6.3 from every curve, its nearest
@@ -267,6 +276,7 @@ class DesignReading:
     mask: Any  # uint8 patch-sized array, 1 on the design
     features: tuple[float, float, float, float]
     centre: tuple[float, float] = (0.0, 0.0)  # the design's centroid in the patch, (x, y) pixels
+    blur: float | None = None  # its outline's (DesignOutline.blur)
 
 
 def design_mask(patch, config: DesignConfig | None = None):
@@ -686,6 +696,7 @@ class DesignOutline:
     features: tuple[float, float, float, float]
     profile: Any  # radial profile, PROFILE_BINS
     centre: tuple[float, float]  # the design's centroid in the patch, (x, y) pixels
+    blur: float | None = None  # the patch's blur (blur_of); None: not measured, or too little contrast
 
 
 def design_outline(patch, config: DesignConfig | None = None) -> DesignOutline:
@@ -772,14 +783,15 @@ def classify_designs(outlines: list[DesignOutline], side: int) -> list[DesignRea
     profiles compared with the designs' all at once (profile_distances)."""
     if not outlines:
         return []
-    distances = profile_distances([o.profile for o in outlines], side).tolist()
+    reach = [None if o.blur is None else BLUR_REACH * o.blur for o in outlines]
+    distances = profile_distances([o.profile for o in outlines], side, reach).tolist()
     summaries = nearest_designs([o.features for o in outlines])
     readings = []
     for outline, row, summary in zip(outlines, distances, summaries):
         # The profile's design, with a confidence from the runner-up.
         (d1, best), (d2, _) = sorted(zip(row, PROTOTYPES))[:2]
         design, confidence = combine_readings(summary, (best, _margin(d1, d2)))
-        readings.append(DesignReading(design, confidence, outline.mask, outline.features, outline.centre))
+        readings.append(DesignReading(design, confidence, outline.mask, outline.features, outline.centre, outline.blur))
     return readings
 
 
@@ -866,7 +878,7 @@ def _profile_curve_segments():
     """The segments of every design's quarter-profile curve from sharp to blurred, turned by each of
     PROFILE_SHIFTS, as 6 x shifts x (steps - 1) rows (made once): (starts and vectors stacked, the
     starts' squared lengths, the starts' dot products with the vectors, the vectors' squared lengths
-    floored, start sizes, size steps)."""
+    floored, start sizes, size steps, start blurs, blur steps)."""
     global _profile_segments
     if _profile_segments is None:
         import numpy as np
@@ -882,22 +894,27 @@ def _profile_curve_segments():
                 za.append(sizes[:-1])
                 zab.append(np.diff(sizes))
         a, ab = np.vstack(a), np.vstack(ab)
+        blurs = np.array(PROFILE_BLUR_STEPS)
+        repeats = len(PROTOTYPES) * len(PROFILE_SHIFTS)
         _profile_segments = (np.vstack([a, ab]), (a * a).sum(axis=1), (a * ab).sum(axis=1),
-                             np.maximum((ab * ab).sum(axis=1), 1e-12), np.concatenate(za), np.concatenate(zab))
+                             np.maximum((ab * ab).sum(axis=1), 1e-12), np.concatenate(za), np.concatenate(zab),
+                             np.tile(blurs[:-1], repeats), np.tile(np.diff(blurs), repeats))
     return _profile_segments
 
 
-def profile_distances(profiles, side: int):
+def profile_distances(profiles, side: int, reach=None):
     """How far a design's radial profile lies from each design's (in the order of PROTOTYPES), in
     units of PROFILE_SCALE (`side`: the patch's, in the profile's pixels): the nearest point of each
     design's sharp-to-blurred curve of quarter profiles, turned a little either way, with its size
     off by more than SIZE_TOLERANCE added. One profile gives a distance per design; N profiles (a
     list, or N x PROFILE_BINS) N x designs, at once: numpy's per-call overhead, not the arithmetic,
     was most of a tile's cost. A profile's distances are the same to the last bit alone or among
-    others (its products with the segments are taken one profile at a time, the rest element-wise)."""
+    others (its products with the segments are taken one profile at a time, the rest element-wise).
+    `reach`: one per profile (a list of one for one profile), the blur (a fraction of the tile) its
+    designs' curves are followed up to (BLUR_REACH); None, or a None in it, the whole curve."""
     import numpy as np
 
-    stacked, aa, aab, ab2, za, zab = _profile_curve_segments()
+    stacked, aa, aab, ab2, za, zab, zb, zbb = _profile_curve_segments()
     many = np.asarray(profiles, dtype=np.float64)
     one = many.ndim == 1
     many = many.reshape(1, -1) if one else many
@@ -908,7 +925,13 @@ def profile_distances(profiles, side: int):
     xx = np.array([[x @ x] for x in xs])
     ax, abx = dots[:, :len(aa)], dots[:, len(aa):]
     t = np.clip((abx - aab) / ab2, 0.0, 1.0)
+    if reach is not None:
+        far = np.array([[math.inf if r is None else r] for r in reach])
+        t = np.minimum(t, np.maximum(far - zb, 0.0) / zbb)
     shape2 = np.maximum(aa - 2 * ax + xx + 2 * t * (aab - abx) + t * t * ab2, 0.0) / len(xs[0])
     excess = np.maximum(0.0, np.abs(size - (za + t * zab)) - SIZE_TOLERANCE) / SIZE_SCALE
-    out = np.sqrt((shape2 / PROFILE_SCALE ** 2 + excess * excess).reshape(len(many), len(PROTOTYPES), -1).min(axis=2))
+    squared = shape2 / PROFILE_SCALE ** 2 + excess * excess
+    if reach is not None:
+        squared = np.where(zb > far, math.inf, squared)  # a segment blurred from past the reach
+    out = np.sqrt(squared.reshape(len(many), len(PROTOTYPES), -1).min(axis=2))
     return out[0] if one else out

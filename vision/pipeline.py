@@ -293,7 +293,8 @@ def read_tile(image, lattice: Lattice, cell, offset, config: VisionConfig):
 
 def read_tiles(image, lattice: Lattice, tiles, config: VisionConfig) -> list:
     """read_tile of each (cell, offset) of `tiles`, None for a tile with no design; the designs'
-    outlines compared with the designs' all at once (vision.design.classify_designs)."""
+    outlines compared with the designs' all at once (vision.design.classify_designs), each up to its
+    patch's blur (DesignReading.blur)."""
     from vision.design import classify_designs, design_outline
 
     size = config.design.patch_size
@@ -303,7 +304,7 @@ def read_tiles(image, lattice: Lattice, tiles, config: VisionConfig) -> list:
     for cell, offset in tiles:
         patch = cell_patch(image, lattice, cell, size, border=border, offset=offset)
         try:
-            outline = design_outline(patch, config.design)
+            outline = replace(design_outline(patch, config.design), blur=unglared_blur(patch, config.design))
         except ClassifyError:
             cuts.append(None)
             continue
@@ -313,7 +314,8 @@ def read_tiles(image, lattice: Lattice, tiles, config: VisionConfig) -> list:
             moved = (offset[0] + dx, offset[1] + dy)
             second = cell_patch(image, lattice, cell, size, border=border, offset=moved)
             try:
-                tried.append((second, design_outline(second, config.design), moved))
+                tried.append((second, replace(design_outline(second, config.design), blur=unglared_blur(second, config.design)),
+                              moved))
             except ClassifyError:
                 pass
         cuts.append(tried)
@@ -332,6 +334,18 @@ def read_tiles(image, lattice: Lattice, tiles, config: VisionConfig) -> list:
                 patch, design, offset = tried[1][0], again, tried[1][2]
         out.append((patch, design, offset))
     return out
+
+
+def unglared_blur(patch, config: DesignConfig) -> float | None:
+    """The blur a patch's design is compared with the designs up to (design.BLUR_REACH times it): its
+    blur_of, but None (the designs' whole curves) for a patch with a highlight (design.glared), whose
+    outline a highlight bends rather than blur, and whose blur measures the highlight's contrast (a
+    sharp tile 0.06-0.08). Tinted 100: a wild under a highlight, its glared star's outline off every
+    design, came out surer against the designs' sharp ends, was read again in white light and read as
+    a red star."""
+    from vision.design import glared
+
+    return None if glared(patch, config) else blur_of(patch, config)
 
 
 def mend_by_symmetry(readings, config: DesignConfig) -> list:
@@ -547,7 +561,7 @@ def read_image(
             missing.append(tile.cell)
             continue
         patch, design, offset = reading
-        blur = blur_of(patch, cfg.design)
+        blur = blur_of(patch, cfg.design) if design.blur is None else design.blur  # measured as its design was read
         if blur is not None:
             blurs.append(blur)
             blur = blur if blur * tile_px > cfg.design.min_blur_px else None  # a small tile's own softness

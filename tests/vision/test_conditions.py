@@ -64,7 +64,7 @@ LONG = {
     # the table is sampled was found (vision.occluder): 2 more refused, cw 4 -> 3
     "occluded": (0.0798, 0, 3),
     "cutoff": (0.1379, 3, 0),  # 13: a loose tile with a corner in the picture, asked about
-    "extreme": (0.6666, 13, 0),  # 14, 20: far tiles out of focus read sure (pipeline.blur_doubt); 17: its tile dropped unflagged is read (lattice._register_squares); photo 14 read again (refused "unsure" while 10 of 12 tiles were unsure: 0.6021)
+    "extreme": (0.6666, 14, 0),  # 14, 20: far tiles out of focus read sure (pipeline.blur_doubt); 17: its tile dropped unflagged is read (lattice._register_squares), its diamond sure compared up to its patch's blur (design.BLUR_REACH); photo 14 read again (refused "unsure" while 10 of 12 tiles were unsure: 0.6021)
 }
 
 

@@ -79,6 +79,24 @@ def test_a_design_of_the_wrong_size_fits_no_design_well():
     assert profile_distances(_profile(spot), 64).min() > 3.0
 
 
+def test_a_design_is_compared_with_the_designs_blurred_no_further_than_its_patch():
+    # A clover blurred by 11% of a tile has a sharp diamond's profile: a sharp diamond is far from
+    # the clover's curve as far as its patch's blur reaches, and as near as before its own.
+    from vision.design import BLUR_REACH, blur_of
+
+    diamond = _colour_patch(draw_design("3", 64, 0.02))
+    profile, reach = _profile(draw_design("3", 64, 0.02)), BLUR_REACH * blur_of(diamond)
+    whole, reached = profile_distances(profile, 64), profile_distances([profile], 64, [reach])[0]
+    clover, own = DESIGNS.index("2"), DESIGNS.index("3")
+    assert whole[clover] < 1.0 and reached[clover] > 2.5
+    assert reached[own] == whole[own]
+    # A clover that blurred is compared along the whole curve, its patch measuring the blur.
+    blurred = draw_design("2", 64, 0.1)
+    reach = BLUR_REACH * blur_of(_colour_patch(blurred))
+    assert int(np.argmin(profile_distances([_profile(blurred)], 64, [reach])[0])) == clover
+    assert np.array_equal(profile_distances([profile], 64, [None]), profile_distances([profile], 64))
+
+
 def test_two_readings_that_disagree_are_not_sure():
     assert combine_readings(("1", 0.88), ("6", 0.8)) == ("1", 0.44)
     assert combine_readings(("4", 0.3), ("4", 0.7)) == ("4", 0.7)

@@ -341,3 +341,25 @@ def test_an_asked_cells_design_is_not_mended_by_its_symmetry():
                                           VisionConfig())
     assert tile.cell == (0, 0) and design.design == "6" and design.confidence >= SURE_AT
     assert missing == [(0, 1)]
+
+
+def test_each_tiles_design_is_read_up_to_its_patchs_blur_unless_a_highlight_bends_it():
+    # read_tiles compares a design with the designs only as far blurred as its patch is
+    # (design.BLUR_REACH): its reading carries the patch's blur, which read_image's blur checks reuse;
+    # a patch with a highlight is compared along the designs' whole curves (pipeline.unglared_blur).
+    from vision.config import VisionConfig
+    from vision.design import blur_of, glared
+    from vision.lattice import Lattice
+    from vision.pipeline import read_tiles
+
+    from .test_design import _glared
+
+    clean = _star_with_a_blob_beside_it((200, 90, 20))
+    shiny = _glared(clean.copy(), (18, 44), 6.0, 200.0)
+    lattice = Lattice(np.array([[64.0, 0, 32], [0, 64.0, 32], [0, 0, 1]]), 64.0, 0.0)
+    config = VisionConfig()
+    (patch, design, _), (shone, bent, _) = read_tiles(np.hstack([clean, shiny]), lattice,
+                                                      [((0, 0), (0.0, 0.0)), ((0, 1), (0.0, 0.0))], config)
+    assert not glared(patch, config.design) and design.blur is not None
+    assert design.blur == blur_of(patch, config.design)
+    assert glared(shone, config.design) and bent.blur is None
