@@ -189,6 +189,10 @@ class LatticeConfig:
     # on the evaluation sets (seeds 0-23); the squares from 1.8 up are no longer asked about.
     missing_level_ratio: float = 1.75
     min_missing_band: float = 0.6  # or of its band, where a design was seen but not taken
+    # A cell asked about is at most `max_near_level_ratio` times as light as the faces of the
+    # `near_level_tiles` tiles read nearest it (lattice._lighter_than_near).
+    max_near_level_ratio: float = 1.25
+    near_level_tiles: int = 4
     # Or a design seen on a cell not read, on a face as dark as the tiles' (at most
     # missing_level_ratio times their level): a lone tile off the grid, turned or
     # leaning so that its cell's measures fail, a tile whose design glare has broken open.

@@ -850,8 +850,25 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
             missing.append(key)
         elif clear[k]:
             clear_missing.append(key)
+    missing = [key for key in missing if not _lighter_than_near(key, ev, tiles, cfg)]
     missing += _partly_hidden(ev, cfg, set(tiles), set(missing) | set(cut_off) | set(clear_missing))
     return [tiles[c] for c in sorted(tiles)], sorted(missing), sorted(cut_off), sorted(clear_missing)
+
+
+def _lighter_than_near(cell: Cell, ev: _Evidence, tiles, cfg: LatticeConfig) -> bool:
+    """Whether the dark on `cell` is more than `max_near_level_ratio` times as light as the faces of the
+    `near_level_tiles` tiles read nearest it (the median of their levels). Every tile's face is the same
+    black, and the light changes little from a tile to the next, so a tile there, its design unseen, is
+    as dark as they are; a board's printed square or letters, lighter than the faces, are not
+    (board 17, 65, 104, 172, 195 and mixed 88: 1.26-1.74 times; the photo-wide bound,
+    `missing_level_ratio`, must leave room for uneven light across the photo)."""
+    rect = ev.rect
+    near = sorted(tiles, key=lambda t: (t[0] - cell[0]) ** 2 + (t[1] - cell[1]) ** 2)[:cfg.near_level_tiles]
+    levels = [float(ev.level[r - rect.top, c - rect.left]) for r, c in near
+              if 0 <= r - rect.top < rect.rows and 0 <= c - rect.left < rect.cols]
+    if not levels:
+        return False
+    return float(ev.level[cell[0] - rect.top, cell[1] - rect.left]) > cfg.max_near_level_ratio * float(array_median(levels))
 
 
 def clear_designs(areas, asymmetry, face, reference, min_face: float, config):

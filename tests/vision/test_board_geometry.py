@@ -232,3 +232,35 @@ def test_a_board_s_print_where_a_tile_s_square_would_fit_is_no_part_of_a_tile(se
     # of one side of a tile). Taking the outer side there asked about two empty cells of each.
     photo, result, score = _read_and_score("board", seed)
     assert score.exact and result.missing == []
+
+
+def test_a_cell_is_judged_against_the_faces_of_the_tiles_nearest_it():
+    from types import SimpleNamespace
+
+    from vision.config import LatticeConfig
+    from vision.lattice import _lighter_than_near
+
+    cfg = LatticeConfig()
+    # A row of ten cells under light that grows across the photo: three tiles on the left have
+    # faces at 0.10, four on the right at 0.20 (twice as light, as a lamp's fall-off leaves them).
+    level = np.array([[0.10, 0.10, 0.10, 0.0, 0.0, 0.0, 0.20, 0.20, 0.20, 0.20]])
+    ev = SimpleNamespace(rect=SimpleNamespace(top=0, left=0, rows=1, cols=10), level=level)
+    tiles = {(0, c): None for c in (0, 1, 2, 6, 7, 8, 9)}
+    # Beside the light tiles, a cell at 0.22 is as dark as they are: a tile may be there, though it
+    # is more than twice the dark tiles' level. Beside the dark tiles, 0.14 is lighter than faces:
+    # print.
+    level[0, 5] = 0.22
+    assert not _lighter_than_near((0, 5), ev, tiles, cfg)
+    level[0, 3] = 0.14
+    assert _lighter_than_near((0, 3), ev, tiles, cfg)
+    level[0, 3] = 0.11
+    assert not _lighter_than_near((0, 3), ev, tiles, cfg)
+
+
+@pytest.mark.parametrize("condition, seed", [("board", 104), ("board", 172), ("board", 195), ("mixed", 88)])
+def test_a_board_s_print_lighter_than_the_faces_beside_it_is_not_asked_about(condition, seed):
+    # A board's printed dark squares and its letters ("TW" between tiles, 195) measured 1.6-1.74
+    # times as light as the faces of the tiles nearest them, and were asked about ("a tile may be
+    # missing here"). A tile's face is as black as the others' (and board 65: test_refusals).
+    photo, result, score = _read_and_score(condition, seed)
+    assert score.exact and score.correct == len(photo.cells) and result.missing == []
