@@ -189,6 +189,9 @@ class GridInPlane:
     # Cells asked about only for a clear design on them (see _decide): not counted as asked about
     # when the first search's designs are placed (pipeline.unplaced) or a finger's cells counted.
     clear_missing: list[Cell] = field(default_factory=list)
+    # Cells left out of `missing` for a dark lighter than the nearest tiles' faces (_lighter_than_near):
+    # print, unless the design on it reads sure as a tile's (pipeline.read_asked).
+    pale: list[Cell] = field(default_factory=list)
 
 
 def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: LatticeConfig | None = None,
@@ -233,7 +236,7 @@ def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: La
     else:
         rect, found = look(box)
     evidence = _evidence(rect, found, find_config, cfg)
-    tiles, missing, cut_off, clear_missing = _decide(evidence, cfg)
+    tiles, missing, cut_off, clear_missing, pale = _decide(evidence, cfg)
     # Tiles the rectified view found beyond the plane's (far, blurred designs the first search did
     # not see) may lie on the region's edge: the cells past them were not looked at, and a tile
     # there would be dropped without a word (extreme 173: a far row found at the region's top,
@@ -257,7 +260,8 @@ def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: La
             return [c for c in cells if not (top <= c[0] < top + rows and left <= c[1] < left + cols)]
 
         tiles = sorted(tiles + [t for t in more_tiles if past([t.cell])], key=lambda t: t.cell)
-        missing, cut_off, clear_missing = (sorted(a + past(b)) for a, b in zip((missing, cut_off, clear_missing), more))
+        missing, cut_off, clear_missing, pale = (sorted(a + past(b)) for a, b in
+                                                 zip((missing, cut_off, clear_missing, pale), more))
         printed += past(beyond.printed)
     if not tiles:
         raise LatticeError("no tiles found: the dark shapes in the photo are not tiles with designs")
@@ -271,7 +275,7 @@ def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: La
     lattice.pitch, lattice.angle = _pitch_and_angle(homography, lattice.cells)
     tilt, near_far, smallest = _view(homography, lattice.cells, image.shape)
     return GridInPlane(lattice, tiles, missing, cut_off, tilt, near_far, smallest, sorted(printed),
-                       clear_missing)
+                       clear_missing, pale)
 
 
 def _region(cells, homography, shape, cfg: LatticeConfig) -> tuple[int, int, int, int]:
@@ -679,9 +683,10 @@ def _register_squares(measures, masks, pats, offset: dict, printed, rect: Rectif
     return fitted
 
 
-def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cell], list[Cell], list[Cell]]:
+def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cell], list[Cell], list[Cell], list[Cell]]:
     """(tiles, cells where a tile may be missing, cells cut off by the photo's edge, cells where a tile
-    may be missing asked about only for a clear design on them)."""
+    may be missing asked about only for a clear design on them, cells left out of those where one may
+    be missing for a dark lighter than the nearest tiles' faces: _lighter_than_near)."""
     import numpy as np
 
     rect = ev.rect
@@ -850,9 +855,10 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
             missing.append(key)
         elif clear[k]:
             clear_missing.append(key)
-    missing = [key for key in missing if not _lighter_than_near(key, ev, tiles, cfg)]
+    pale = [key for key in missing if _lighter_than_near(key, ev, tiles, cfg)]
+    missing = [key for key in missing if key not in pale]
     missing += _partly_hidden(ev, cfg, set(tiles), set(missing) | set(cut_off) | set(clear_missing))
-    return [tiles[c] for c in sorted(tiles)], sorted(missing), sorted(cut_off), sorted(clear_missing)
+    return [tiles[c] for c in sorted(tiles)], sorted(missing), sorted(cut_off), sorted(clear_missing), sorted(pale)
 
 
 def _lighter_than_near(cell: Cell, ev: _Evidence, tiles, cfg: LatticeConfig) -> bool:

@@ -79,7 +79,8 @@ class ReadResult:
 
 def _locate(image, config: VisionConfig):
     """(lattice in `image` pixels, tiles, cells where a tile may be missing, cells where one may be
-    missing for a clear design only (GridInPlane.clear_missing), the first search's clean designs).
+    missing for a clear design only (GridInPlane.clear_missing), the first search's clean designs, cells
+    left unasked for a dark lighter than the nearest tiles' faces (GridInPlane.pale)).
 
     The table plane's homography from the designs found (vision.plane), at a
     higher resolution if the tiles are small, then the lattice fitted in the
@@ -127,7 +128,7 @@ def _locate(image, config: VisionConfig):
     missing += faceless_tiles(grid.lattice, candidates, scale, [t.cell for t in grid.tiles], asked, config)
     missing += untrusted_designs(grid.lattice, candidates, scale, [t.cell for t in grid.tiles], missing + asked,
                                  config)
-    return grid.lattice, grid.tiles, missing, grid.clear_missing, seen
+    return grid.lattice, grid.tiles, missing, grid.clear_missing, seen, grid.pale
 
 
 def untrusted_designs(lattice: Lattice, candidates, scale: float, tiles, asked, config: VisionConfig) -> list:
@@ -394,7 +395,8 @@ def read_asked(image, lattice: Lattice, found, asked, missing, config: VisionCon
     out = list(zip(found, mend_by_symmetry(readings[:len(found)], config.design)))
     for cell, reading in zip(asked, readings[len(found):]):
         if reading is not None and reading[1].confidence >= config.design.asked_sure:
-            missing.remove(cell)
+            if cell in missing:
+                missing.remove(cell)
             out.append((TileCell(cell, (0.0, 0.0), False), reading))
     return out
 
@@ -541,7 +543,7 @@ def read_image(
     colours = get_tileset(tileset).colours
     # Cells asked about for a clear design only are left out of the finger's count and the designs'
     # placing: a design clear in both searches yet on no tile read is `unplaced`'s to refuse.
-    lattice, found, missing, clear_missing, seen = _locate(image, cfg)
+    lattice, found, missing, clear_missing, seen, pale = _locate(image, cfg)
     covered = covered_cells(image, lattice, [t.cell for t in found], missing, cfg.occluder)
     if len(covered) >= cfg.occluder.refuse_cells:
         raise RetakePhotoError(
@@ -549,8 +551,11 @@ def read_image(
             "take the photo again with nothing over the tiles", "covered")
     # A cell the search left "a tile may be missing here" (a tile's black face there, its design not
     # trusted: a highlight bent its outline or broke its ring of face) is read as a tile is, cut at
-    # its node; a design read well sure there is the tile's (read_asked).
-    asked = [cell for cell in missing if cell not in covered]
+    # its node; a design read well sure there is the tile's (read_asked). So is one on a cell whose dark
+    # is lighter than the nearest tiles' faces (GridInPlane.pale): print is not asked about, but a tile
+    # a highlight or the angle lit lighter than its neighbours is read (steep 209: a tile at 1.25+ times
+    # its neighbours' level, its design read sure; left out of the asked cells, it was dropped).
+    asked = [cell for cell in missing if cell not in covered] + [cell for cell in pale if cell not in covered]
     missing += covered
     tile_px = lattice.pitch * lattice.tile
     cells, designs, samples, offsets, doubts, blurs, tile_blurs, patches = [], [], [], [], [], [], [], []
