@@ -380,12 +380,13 @@ def mend_by_symmetry(readings, config: DesignConfig) -> list:
     return out
 
 
-def read_asked(image, lattice: Lattice, found, asked, missing, config: VisionConfig) -> list:
+def read_asked(image, lattice: Lattice, found, asked, missing, config: VisionConfig, doubtful=()) -> list:
     """(tile, read_tiles' reading) of each tile `found`, and of each `asked` cell (one the search left
     "a tile may be missing here") whose design, cut at its node, reads at least `DesignConfig.asked_sure`
     sure: that cell taken out of `missing`, as a tile with no doubt. The search did not trust the design it found there (a highlight
     bent its outline or broke its ring of face); the tile's black face is there, on a node of the
-    lattice, and the design's own reading, as any tile's, says whether it can be read."""
+    lattice, and the design's own reading, as any tile's, says whether it can be read. A cell in
+    `doubtful` (its dark lighter than the nearest tiles' faces: GridInPlane.pale) gives a tile in doubt."""
     from vision.lattice import TileCell
 
     cuts = [(t.cell, t.offset) for t in found] + [(cell, (0.0, 0.0)) for cell in asked]
@@ -397,7 +398,7 @@ def read_asked(image, lattice: Lattice, found, asked, missing, config: VisionCon
         if reading is not None and reading[1].confidence >= config.design.asked_sure:
             if cell in missing:
                 missing.remove(cell)
-            out.append((TileCell(cell, (0.0, 0.0), False), reading))
+            out.append((TileCell(cell, (0.0, 0.0), False, cell in doubtful), reading))
     return out
 
 
@@ -552,14 +553,15 @@ def read_image(
     # A cell the search left "a tile may be missing here" (a tile's black face there, its design not
     # trusted: a highlight bent its outline or broke its ring of face) is read as a tile is, cut at
     # its node; a design read well sure there is the tile's (read_asked). So is one on a cell whose dark
-    # is lighter than the nearest tiles' faces (GridInPlane.pale): print is not asked about, but a tile
-    # a highlight or the angle lit lighter than its neighbours is read (steep 209: a tile at 1.25+ times
-    # its neighbours' level, its design read sure; left out of the asked cells, it was dropped).
+    # is lighter than the nearest tiles' faces (GridInPlane.pale), but in doubt: print is not asked
+    # about, and a design read there may be a tile a highlight or the angle lit lighter than its
+    # neighbours (steep 209: left out of the asked cells, it was dropped without a word) or a board's
+    # printed design on a printed square.
     asked = [cell for cell in missing if cell not in covered] + [cell for cell in pale if cell not in covered]
     missing += covered
     tile_px = lattice.pitch * lattice.tile
     cells, designs, samples, offsets, doubts, blurs, tile_blurs, patches = [], [], [], [], [], [], [], []
-    for tile, reading in read_asked(image, lattice, found, asked, missing, cfg):
+    for tile, reading in read_asked(image, lattice, found, asked, missing, cfg, set(pale)):
         if reading is None:
             # Black face but no design that can be read: a tile may be there, turned over or
             # covered; the player is asked rather than told it is empty.

@@ -138,11 +138,11 @@ def test_a_paint_a_highlight_paled_but_for_its_tips_is_not_read_sure_as_white():
     assert score.correct >= len(photo.cells) - 1
 
 
-def test_a_tile_lighter_than_its_neighbours_whose_design_reads_sure_is_not_dropped():
+def test_a_tile_lighter_than_its_neighbours_is_read_in_doubt_not_dropped():
     # The evaluation set's "steep" photo 209: a tile's face measured more than 1.25 times its nearest
-    # tiles' level, the bound past which a cell's dark is print and not asked about
-    # (lattice._lighter_than_near). Its design reads sure: it is read as any asked cell's is
-    # (pipeline.read_asked), not dropped without a word.
+    # tiles' level, the bound past which a cell's dark is taken for print and not asked about
+    # (lattice._lighter_than_near). Its design reads sure, but so may a board's printed design on a
+    # square: it is read as any asked cell's is (pipeline.read_asked), in doubt, not dropped.
     photo, result, score = _read_and_score("steep", 209)
     assert score.confidently_wrong == 0
-    assert score.exact and score.correct == len(photo.cells)
+    assert score.correct == len(photo.cells) and score.unsure >= 1
