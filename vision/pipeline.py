@@ -557,7 +557,10 @@ def read_image(
     # about, and a design read there may be a tile a highlight or the angle lit lighter than its
     # neighbours (steep 209: left out of the asked cells, it was dropped without a word) or a board's
     # printed design on a printed square.
-    asked = [cell for cell in missing if cell not in covered] + [cell for cell in pale if cell not in covered]
+    # A pale cell that other evidence put back among the missing (faceless_tiles, untrusted_designs) is
+    # asked about as they are, once.
+    pale = [cell for cell in pale if cell not in covered and cell not in missing]
+    asked = [cell for cell in missing if cell not in covered] + pale
     missing += covered
     tile_px = lattice.pitch * lattice.tile
     cells, designs, samples, offsets, doubts, blurs, tile_blurs, patches = [], [], [], [], [], [], [], []
