@@ -146,3 +146,13 @@ def test_a_tile_lighter_than_its_neighbours_is_read_in_doubt_not_dropped():
     photo, result, score = _read_and_score("steep", 209)
     assert score.confidently_wrong == 0
     assert score.correct == len(photo.cells) and score.unsure >= 1
+
+
+def test_a_pale_cell_other_evidence_asks_about_is_read_once():
+    # Extreme 173: the cell of the far green tile is both lighter than its nearest tiles' faces
+    # (GridInPlane.pale) and asked about for its design (pipeline.untrusted_designs); read from both
+    # lists, the tile came out twice at one cell.
+    photo, result, score = _read_and_score("extreme", 173)
+    cells = [(t.row, t.col) for t in result.tiles]
+    assert len(cells) == len(set(cells))
+    assert score.confidently_wrong == 0
