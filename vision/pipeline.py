@@ -301,11 +301,16 @@ def read_tiles(image, lattice: Lattice, tiles, config: VisionConfig) -> list:
     size = config.design.patch_size
     # The tile, not its cell: where tiles lie apart, the table between them stays out.
     border = (lattice.tile - 1) / 2
+
+    def outline_of(patch):
+        # The design's outline, then its blur (none measured for a patch without an outline).
+        return replace(design_outline(patch, config.design), blur=unglared_blur(patch, config.design))
+
     cuts = []  # per tile: None, or [(patch, outline, offset)], a second cut around the design after it
     for cell, offset in tiles:
         patch = cell_patch(image, lattice, cell, size, border=border, offset=offset)
         try:
-            outline = replace(design_outline(patch, config.design), blur=unglared_blur(patch, config.design))
+            outline = outline_of(patch)
         except ClassifyError:
             cuts.append(None)
             continue
@@ -315,8 +320,7 @@ def read_tiles(image, lattice: Lattice, tiles, config: VisionConfig) -> list:
             moved = (offset[0] + dx, offset[1] + dy)
             second = cell_patch(image, lattice, cell, size, border=border, offset=moved)
             try:
-                tried.append((second, replace(design_outline(second, config.design), blur=unglared_blur(second, config.design)),
-                              moved))
+                tried.append((second, outline_of(second), moved))
             except ClassifyError:
                 pass
         cuts.append(tried)

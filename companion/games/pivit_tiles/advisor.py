@@ -977,6 +977,7 @@ class _Advisor:
     def one_trade_all(self) -> dict[int, float]:
         """p_one of every tile of the root: every draw decided the cheap ways first, then the rest together."""
         judge = self.judge
+        draws = _draw_order(self.root)
         for t in self.candidates(self.root):
             # The hard tiles of the 23 tiles kept (standard rules, see advise):
             # every draw adds one tile to them, and most draws leave the
@@ -986,7 +987,7 @@ class _Advisor:
             if self._dominated_out(self.root, t):
                 continue
             pile = self.pile(self.root, t)
-            for d in _draw_order(self.root):
+            for d in draws:
                 if pile[d] and d != t:
                     judge.settled(_swap(self.root, t, d))
         judge.trade_cores = []
