@@ -193,6 +193,13 @@ class LatticeConfig:
     # `near_level_tiles` tiles read nearest it (lattice._lighter_than_near).
     max_near_level_ratio: float = 1.25
     near_level_tiles: int = 4
+    # A tile read whose dark is lighter than that (lattice.TileCell.pale), and whose middle's light
+    # pixels are at least `min_surface_light` times as bright as the table around them, is a board's
+    # print unless its design reads sure: what was taken for its design is the board's own light
+    # surface between printed strokes and lines (board 217, 236, 239, mixed 32: 1.04-1.15), where a
+    # tile's paint, beside its black face, is darker than the surface around the tiles (the tiles of
+    # seeds 0-239 lighter than their neighbours and not sure, greens and blues: 0.46-0.75).
+    min_surface_light: float = 0.95
     # Or a design seen on a cell not read, on a face as dark as the tiles' (at most
     # missing_level_ratio times their level): a lone tile off the grid, turned or
     # leaning so that its cell's measures fail, a tile whose design glare has broken open.

@@ -172,6 +172,10 @@ class TileCell:
     offset: tuple[float, float]
     found: bool  # True if its design was a clean hole; False if found from its black face
     doubt: bool = False  # its place on the grid is not sure (a group placed by a small margin)
+    # Its dark is lighter than the nearest other tiles' faces (_lighter_than_near) and the light in its
+    # middle as bright as the surface around it (_surface_light): a board's print (a digit's strokes
+    # and the board's lines round a light square) unless its design reads sure (pipeline.read_image).
+    pale: bool = False
 
 
 @dataclass
@@ -445,6 +449,10 @@ class _Evidence:
     # cell -> its four sides (as `sides`) where a tile's square fits it best, for the cells
     # _register_squares looked at but left measured where they were (no side dark enough there)
     squares: dict = field(default_factory=dict)
+    # The masks of the rectified picture (vision.find.surface_masks: the loose dark mask, each pixel's
+    # brightness and the table's around it) and the middle of a tile's square (px x px).
+    masks: Any = None
+    middle_pattern: Any = None
 
 
 def _block_sums(mask, rows: int, cols: int, px: int, weights):
@@ -601,7 +609,7 @@ def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: 
     band_min = sides.min(axis=2)
     band_second = np.sort(sides, axis=2)[..., 1]
     return _Evidence(rect, band, band_min, band_second, sides, face, middle, dark, level, outside, dark_inside, design, offset,
-                     designs, tile, face_level, printed, squares)
+                     designs, tile, face_level, printed, squares, masks, pats[6])
 
 
 def _measure_at(measures, masks, pats, area, cell, corner) -> None:
@@ -857,8 +865,33 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
             clear_missing.append(key)
     pale = [key for key in missing if _lighter_than_near(key, ev, tiles, cfg)]
     missing = [key for key in missing if key not in pale]
+    # A tile read is judged by the same measure against the other tiles nearest it, when the light in
+    # its middle, taken for its design, is as bright as the surface around the tiles: a board's light
+    # square between printed strokes. A tile's paint is darker, a dark paint (a green's) darker still,
+    # and raises the level of a tile's cell (config.LatticeConfig.min_surface_light).
+    for key, tile in tiles.items():
+        tile.pale = _lighter_than_near(key, ev, [c for c in sorted(tiles) if c != key], cfg) \
+            and _surface_light(ev, key) >= cfg.min_surface_light
     missing += _partly_hidden(ev, cfg, set(tiles), set(missing) | set(cut_off) | set(clear_missing))
     return [tiles[c] for c in sorted(tiles)], sorted(missing), sorted(cut_off), sorted(clear_missing), sorted(pale)
+
+
+def _surface_light(ev: _Evidence, cell: Cell) -> float:
+    """The brightness of the light (not dark) pixels in the middle of a tile on `cell`, where its
+    design sits, over the table's around them (0 where none is light or it runs out of the picture)."""
+    import numpy as np
+
+    px = ev.rect.px
+    dx, dy = (int(round(v * px)) for v in ev.offset.get(cell, (0.0, 0.0)))
+    y0, x0 = (cell[0] - ev.rect.top) * px + dy, (cell[1] - ev.rect.left) * px + dx
+    loose = ev.masks.loose
+    if y0 < 0 or x0 < 0 or y0 + px > loose.shape[0] or x0 + px > loose.shape[1]:
+        return 0.0
+    block = (slice(y0, y0 + px), slice(x0, x0 + px))
+    weights = ev.middle_pattern * (loose[block] == 0)
+    light = float(np.sum(weights))
+    ratio = ev.masks.value[block].astype(np.float32) / np.maximum(ev.masks.table[block].astype(np.float32), 1.0)
+    return float(np.sum(weights * ratio)) / light if light > 0 else 0.0
 
 
 def _lighter_than_near(cell: Cell, ev: _Evidence, tiles, cfg: LatticeConfig) -> bool:

@@ -18,7 +18,7 @@ from typing import Any, Iterable
 
 from vision.assemble import TileReading, assemble_grid, grid_text, tile_code
 from vision.colour import Calibration, ColourSample, classify_colours, colour_sample
-from vision.config import DesignConfig, VisionConfig
+from vision.config import SURE_AT, DesignConfig, VisionConfig
 from vision.design import array_median, blur_of, percentiles
 from vision.errors import ClassifyError, NoTilesError, RetakePhotoError, VisionError
 from vision.find import face_levels, find_tiles, work_image
@@ -368,7 +368,6 @@ def mend_by_symmetry(readings, config: DesignConfig) -> list:
     out (a highlight on the face) or fills in (paint a highlight paled) is pale, which the colour's
     sample leaves out (colour.colour_sample), and a tile whose design was sure reads as before.
     """
-    from vision.config import SURE_AT
     from vision.design import classify_designs, four_fold, glared, outline_of
 
     unsure = [k for k, r in enumerate(readings)
@@ -463,7 +462,6 @@ def reread_in_white(patches, designs, lights, config: DesignConfig) -> list[int]
     than the first is kept (its outline is the better one) but no surer than the first.
     """
     from vision.colour import highlight_light, white_balanced
-    from vision.config import SURE_AT
     from vision.design import classify_designs, design_outline, core_margin, glared
 
     tried = []
@@ -567,7 +565,7 @@ def read_image(
     asked = [cell for cell in missing if cell not in covered] + pale
     missing += covered
     tile_px = lattice.pitch * lattice.tile
-    cells, designs, samples, offsets, doubts, blurs, tile_blurs, patches = [], [], [], [], [], [], [], []
+    cells, designs, samples, offsets, doubts, blurs, tile_blurs, patches, pales = [], [], [], [], [], [], [], [], []
     for tile, reading in read_asked(image, lattice, found, asked, missing, cfg, set(pale)):
         if reading is None:
             # Black face but no design that can be read: a tile may be there, turned over or
@@ -582,6 +580,7 @@ def read_image(
         cells.append(tile.cell)
         tile_blurs.append(blur)
         doubts.append(tile.doubt)
+        pales.append(tile.pale)
         offsets.append(offset)
         designs.append(design)
         patches.append(patch)
@@ -606,6 +605,16 @@ def read_image(
         (cell, tile_code(d.design, c.colour), tile_confidence(d, c), doubt)
         for cell, d, c, doubt in zip(cells, designs, colour_readings, doubts)
     ]
+    # A tile whose dark is lighter than the faces of the tiles nearest it, its "design" as bright as the
+    # surface around the tiles (TileCell.pale), that reads as no tile's (not sure) is a board's print: a
+    # digit's strokes and the board's lines round a light square, the square's own surface taken for a
+    # design (board 217, 236, 239: read "not sure" at 0.00-0.07). A tile's face is as black as its
+    # neighbours' and its paint darker than the board; a pale cell's design that does not read sure is
+    # not asked about either (read_asked).
+    kept = [k for k, (reading, pale) in enumerate(zip(readings, pales)) if not (pale and reading[2] < SURE_AT)]
+    if len(kept) < len(readings):
+        readings, cells, samples, offsets = ([seq[k] for k in kept] for seq in (readings, cells, samples, offsets))
+        positions = positions[kept]
     assembled = assemble_grid(readings, cfg.assemble)
     unsure = sum(not t.sure for t in assembled.tiles)
     if unsure >= cfg.assemble.min_unsure_tiles and unsure > cfg.assemble.max_unsure_share * len(assembled.tiles):

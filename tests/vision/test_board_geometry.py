@@ -264,3 +264,14 @@ def test_a_board_s_print_lighter_than_the_faces_beside_it_is_not_asked_about(con
     # missing here"). A tile's face is as black as the others' (and board 65: test_refusals).
     photo, result, score = _read_and_score(condition, seed)
     assert score.exact and score.correct == len(photo.cells) and result.missing == []
+
+
+@pytest.mark.parametrize("seed", [217, 236, 239])
+def test_print_read_as_a_tile_lighter_than_the_tiles_beside_it_is_left_out(seed):
+    # The "board" photos 217, 236 and 239: a board's light square ringed by its lines with a printed
+    # digit on it, beside the tiles, read as a tile (its light square the design) "not sure" at
+    # 0.00-0.07; its dark measured 1.27-1.70 times as light as the faces of the tiles nearest it. A
+    # tile's face is as black as its neighbours': such a cell is print unless its design reads sure
+    # (lattice.TileCell.pale), as a pale cell asked about is (pipeline.read_asked).
+    photo, result, score = _read_and_score("board", seed)
+    assert score.exact and score.extra == 0 and result.unsure() == []
