@@ -196,7 +196,7 @@ class LatticeConfig:
     # A tile read whose dark is lighter than that (lattice.TileCell.pale), and whose middle's light
     # pixels are at least `min_surface_light` times as bright as the table around them, is a board's
     # print unless its design reads sure: what was taken for its design is the board's own light
-    # surface between printed strokes and lines (board 217, 236, 239, mixed 32: 1.04-1.15), where a
+    # surface between printed strokes and lines (board 192, 217, 236, 239, mixed 32: 1.04-1.19), where a
     # tile's paint, beside its black face, is darker than the surface around the tiles (the tiles of
     # seeds 0-239 lighter than their neighbours and not sure, greens and blues: 0.46-0.75).
     min_surface_light: float = 0.95
