@@ -271,6 +271,13 @@ class DesignConfig:
     # 0-119 of tinted, such designs read wrong (print, a finger, a glared wild) at most 0.37; right 0.49
     # (under a finger) and 0.70-0.94 (under a highlight).
     asked_sure: float = 0.6
+    # A tile read on a cell whose dark is lighter than the nearest tiles' faces (lattice.GridInPlane.pale)
+    # is trusted when its design spans this share (low, high) of the extent its design is printed at on
+    # a tile (pipeline.at_print_size): a design is printed at one size on every tile's face, the patch
+    # a tile's square. Designs read on found tiles (seeds 0-239, 12 photos of 8 conditions): 0.76-1.05;
+    # the right tiles on pale cells (steep 153, 209, extreme 225) 0.83-0.90; board 224's printed blue
+    # square under a cell, read as a square 0.62 sure, 1.29.
+    print_extent: tuple[float, float] = (0.75, 1.1)
     clipped_chroma: int = 8  # a pixel whose brightest channel is clipped (250+) and this much chroma is paint
     # The band along the design window's border (a fraction of the tile) where thin lines (the
     # tile's edge, the table) are opened away before the design is picked (design.design_mask).

@@ -401,8 +401,34 @@ def read_asked(image, lattice: Lattice, found, asked, missing, config: VisionCon
         if reading is not None and reading[1].confidence >= config.design.asked_sure:
             if cell in missing:
                 missing.remove(cell)
-            out.append((TileCell(cell, (0.0, 0.0), False, cell in doubtful), reading))
+            doubt = cell in doubtful and not at_print_size(reading[1], config.design)
+            out.append((TileCell(cell, (0.0, 0.0), False, doubt), reading))
     return out
+
+
+_print_extents: dict[str, float] = {}
+
+
+def at_print_size(design, config: DesignConfig) -> bool:
+    """Whether a design read (a DesignReading, its mask in a tile's patch) spans across the tile the share
+    its design is printed at on a tile's face (`DesignConfig.print_extent` times the artwork's widest
+    extent). A tile's design is printed at one size on every tile, and a tile's patch is the tile's
+    square, so a tile a highlight or the angle lit lighter than its neighbours (GridInPlane.pale) still
+    shows its design at that size; a board's print under a cell (a coloured square, a letter) is as
+    large or small as it was printed, and stays in doubt."""
+    import numpy as np
+
+    from vision.design import design_polygons
+
+    if design.design not in _print_extents:
+        _print_extents[design.design] = float(np.ptp(np.vstack(design_polygons(design.design)), axis=0).max())
+    rows = np.flatnonzero(np.asarray(design.mask).any(axis=1))
+    cols = np.flatnonzero(np.asarray(design.mask).any(axis=0))
+    if not len(rows):
+        return False
+    span = max(rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1) / design.mask.shape[0]
+    low, high = config.print_extent
+    return low <= span / _print_extents[design.design] <= high
 
 
 def check_blur(blurs: list[float], tile_px: float, config: DesignConfig) -> None:

@@ -138,14 +138,50 @@ def test_a_paint_a_highlight_paled_but_for_its_tips_is_not_read_sure_as_white():
     assert score.correct >= len(photo.cells) - 1
 
 
-def test_a_tile_lighter_than_its_neighbours_is_read_in_doubt_not_dropped():
-    # The evaluation set's "steep" photo 209: a tile's face measured more than 1.25 times its nearest
-    # tiles' level, the bound past which a cell's dark is taken for print and not asked about
-    # (lattice._lighter_than_near). Its design reads sure, but so may a board's printed design on a
-    # square: it is read as any asked cell's is (pipeline.read_asked), in doubt, not dropped.
+def test_a_tile_lighter_than_its_neighbours_is_read_not_dropped_and_trusted_at_its_print_size():
+    # The evaluation set's "steep" photo 209: a lone tile's face measured more than 1.25 times its
+    # nearest tiles' level, the bound past which a cell's dark is taken for print and not asked about
+    # (lattice._lighter_than_near). It is read as any asked cell's is (pipeline.read_asked), not
+    # dropped; its design, a star spanning 0.83 of the extent it is printed at on a tile
+    # (pipeline.at_print_size), is a tile's, and the photo is read exactly (it was in doubt).
     photo, result, score = _read_and_score("steep", 209)
     assert score.confidently_wrong == 0
-    assert score.correct == len(photo.cells) and score.unsure >= 1
+    assert score.correct == len(photo.cells) and score.unsure == 0 and score.missing == 0
+
+
+def test_a_board_s_print_on_a_pale_cell_stays_in_doubt():
+    # Board 224: a pale cell (GridInPlane.pale) beside two tiles where the board's blue square is
+    # printed, read as a blue square 0.62 sure. It spans 1.29 times a square design's printed extent,
+    # larger than any tile's design can show on its face: in doubt, not confidently wrong.
+    from dataclasses import replace
+
+    from vision.config import VisionConfig
+
+    photo, result, score = _read_and_score("board", 224)
+    assert score.confidently_wrong == 0
+    cfg = VisionConfig()
+    _, _, unbounded = _read_and_score("board", 224, replace(cfg, design=replace(cfg.design, print_extent=(0.75, 9.0))))
+    assert unbounded.confidently_wrong == 1
+
+
+def test_a_design_is_at_print_size_only_at_the_size_it_is_printed_on_a_tile():
+    import cv2
+    import numpy as np
+
+    from vision.config import DesignConfig
+    from vision.design import DesignReading, draw_design
+    from vision.pipeline import at_print_size
+
+    cfg = DesignConfig()
+    for design in "123456":
+        mask = (draw_design(design, 64, blur=0.02) > 130).astype(np.uint8)
+        reading = DesignReading(design, 0.9, mask, (0.0, 0.0, 0.0, 0.0))
+        assert at_print_size(reading, cfg)
+        larger = cv2.resize(mask, (90, 90), interpolation=cv2.INTER_NEAREST)[13:77, 13:77]
+        assert not at_print_size(DesignReading(design, 0.9, larger, (0.0, 0.0, 0.0, 0.0)), cfg)
+        smaller = np.zeros_like(mask)
+        smaller[16:48, 16:48] = cv2.resize(mask, (32, 32), interpolation=cv2.INTER_NEAREST)
+        assert not at_print_size(DesignReading(design, 0.9, smaller, (0.0, 0.0, 0.0, 0.0)), cfg)
 
 
 @pytest.mark.parametrize("seed", [42, 196])
