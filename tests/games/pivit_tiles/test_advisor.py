@@ -3,6 +3,7 @@ plain solver (brute force and a 10,000-draw Monte Carlo), the p_two estimate's
 statistics, and the `companion pivit advise` command's contract."""
 from __future__ import annotations
 
+import gc
 import json
 import math
 import random
@@ -399,6 +400,34 @@ def test_a_hand_the_repairs_miss_is_rebuilt_from_a_grid_one_swap_away():
     assert sorted(rebuilt.values()) == sorted(after)
     # A hand with no grid is never rebuilt: every grid offered passes the full check.
     assert judge._rebuild(advisor_module._swap(known, advisor_module._index("2R", ts), advisor_module._index("6P", ts))) is None
+
+
+def test_the_cycle_collector_is_paused_during_the_advice():
+    # The advice frees its objects by reference counting; the collector's
+    # passes over them are time spent finding almost nothing. Paused for the
+    # advice, it is back on after it, and left off if it was off.
+    passes = []
+
+    def counted(phase, info):
+        if phase == "start":
+            passes.append(info["generation"])
+
+    assert gc.isenabled()
+    gc.callbacks.append(counted)
+    try:
+        advice = advise(HAND_LONELY, trades=1, timeout=None, trade_timeout=None)
+    finally:
+        gc.callbacks.remove(counted)
+    assert advice.solver_calls > 0
+    # At most the one pass that the first allocation after the advice starts.
+    assert len(passes) <= 1, passes
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        advise(HAND_LONELY, trades=1, timeout=None, trade_timeout=None)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_best_trade_matches_monte_carlo():
