@@ -237,7 +237,7 @@ def _on_cells(lattice: Lattice, centres, cells, config):
 def unplaced(lattice: Lattice, seen, cells, config) -> tuple[int, int]:
     """(how many of the tiles `seen` sit on none of `cells`, the lattice cells read as tiles or
     asked about; how many of those are clear tiles: a design the size of those placed, four-fold
-    symmetric, on a black face, or one as clear but larger on a node not ringed by cells read)."""
+    symmetric, on a black face, or one as clear but larger on a node with a cell read on one side at most)."""
     if not len(seen.centres):
         return 0, 0
     left = ~_on_cells(lattice, seen.centres, cells, config)
@@ -249,17 +249,19 @@ def unplaced(lattice: Lattice, seen, cells, config) -> tuple[int, int]:
     left &= _could_be_tiles(seen, ~left, config)
     left &= _one_per_tile(lattice, seen, ~left, left, config)
     clear = left & clear_designs(seen.areas, seen.asymmetry, seen.face, placed, config.clear_unplaced_face, config)
-    # Larger than the designs placed, as clear otherwise: an empty cell ringed by tiles read is such a
-    # hole (their faces its ring), on a node whose four neighbours are read; elsewhere it is a tile
-    # nearer the camera than those placed, the lattice's map not bent enough for it (oblique 238: a
-    # near circle 3.1 times the far designs' size, 0.86 of a cell on the map, dropped without a word).
+    # Larger than the designs placed, as clear otherwise: an empty cell between tiles is such a hole,
+    # their faces its ring, so on a node with tiles beside it on two sides or more (the others may close
+    # with a board's print or a shadow: board 206, an empty cell between two columns of tiles, 2.9
+    # times the designs' size); with one at most, the ring's face is its own tile's, a tile nearer the
+    # camera than those placed, the lattice's map not bent enough for it (oblique 238: a near circle
+    # 3.1 times the far designs' size, 0.86 of a cell on the map, dropped without a word).
     large = left & clear_designs(seen.areas, seen.asymmetry, seen.face, placed, config.clear_unplaced_face, config,
                                  (config.clear_unplaced_area[1], float("inf")))
     if large.any():
         have = set(cells)
         for k, (col, row) in zip(large.nonzero()[0].tolist(), lattice.to_lattice(seen.centres[large]).tolist()):
             row, col = round(row), round(col)
-            if not {(row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)} <= have:
+            if len({(row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)} & have) < 2:
                 clear[k] = True
     return int(left.sum()), int(clear.sum())
 

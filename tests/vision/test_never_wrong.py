@@ -183,8 +183,8 @@ def test_a_near_tile_larger_than_those_placed_left_off_the_grid_refuses_the_phot
     # circle, a clean design ringed by face but 3.1 times the size of the designs placed (0.86 of
     # a cell on the lattice's map, no design's size), was neither read nor counted as a clear tile
     # left out (0.5-2.2 times their size), and it and the tile beyond it were dropped without a
-    # word. A design that large, as clear, is a tile unless it is the hole of an empty cell ringed
-    # by tiles read: the photo is refused.
+    # word. A design that large, as clear, is a tile unless it is the hole of an empty cell between
+    # tiles read (on two sides or more): the photo is refused.
     from vision import RetakePhotoError, read_image_bytes
     from vision.evalsets import make_photo
 
@@ -206,9 +206,9 @@ def test_a_large_clear_design_counts_as_a_tile_left_out_unless_tiles_ring_its_ce
     # Two designs placed, on (0, 0) and (0, 1); a clear one three times their size on (1, 1).
     seen = Seen(centres, np.array([100.0, 100.0, 300.0]), np.ones(3), np.full(3, 0.05))
     assert unplaced(lattice, seen, [(0, 0), (0, 1)], LatticeConfig()) == (1, 1)
-    # The same hole on a cell whose four neighbours are read: an empty cell ringed by tiles.
-    ring = [(0, 0), (0, 1), (1, 0), (1, 2), (2, 1)]
-    assert unplaced(lattice, seen, ring, LatticeConfig()) == (1, 0)
+    # The same hole on a cell with tiles read on two sides or more: an empty cell between tiles.
+    for ring in ([(0, 0), (0, 1), (1, 0), (1, 2), (2, 1)], [(0, 0), (0, 1), (1, 0), (1, 2)]):
+        assert unplaced(lattice, seen, ring, LatticeConfig()) == (1, 0)
 
 
 def test_a_tile_the_photo_s_edge_cuts_beside_a_tile_read_is_asked_about():
