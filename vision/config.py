@@ -147,6 +147,15 @@ class LatticeConfig:
     # that too (tinted 189: 0.39 of its hull; 0.4 was the bound): the least is a circle's face less a
     # third.
     faceless_hull_cells: tuple[float, float] = (0.7, 1.7)
+    # Tiles laid apart take less of a cell than one: with a gap of an eighth of a tile and jitter (the
+    # evaluation sets' widest, a pitch of 1.25 tiles) a whole tile's hull is 0.64 of a cell, less where a
+    # highlight across a corner cuts the hull (plain 222: a glared blue square 0.69, cloth 236: a wild
+    # glared at its corner 0.67, dropped without a word). Beside a tile read, a blob from this share of
+    # a cell is a tile's face (pipeline.faceless_tiles).
+    min_gap_hull_cells: float = 0.55
+    # Such a blob the photo's edge cuts, beside a tile read: part of a tile's face shows, at least this
+    # share of a cell.
+    min_cut_hull_cells: float = 0.3
     max_faceless_solidity: float = 0.9
     min_faceless_solidity: float = 0.3
     max_faceless_level_ratio: float = 1.25

@@ -423,9 +423,10 @@ def face_levels(candidates: Candidates, indices=None):
 
 
 def faces_without_design(candidates: Candidates, config: FindConfig):
-    """(hull centres N x 2, areas N, hull areas N, levels N, clipped N, face level) of the dark blobs
-    of `candidates`' loose mask that hold no hole found and do not touch the image's border, of
-    `min_faceless_area` pixels or more; the face level is the median of the trusted designs'
+    """(hull centres N x 2, areas N, hull areas N, levels N, clipped N, cut N, face level) of the dark
+    blobs of `candidates`' loose mask that hold no hole found, of `min_faceless_area` pixels or more;
+    `cut` says which touch the image's border (a tile's face the photo's edge cuts shows only in
+    part, its design cut open: no hole). The face level is the median of the trusted designs'
     (face_levels), None without one.
 
     A tile whose design runs out through its margin (glare across its edge, a far tile's blur)
@@ -444,13 +445,13 @@ def faces_without_design(candidates: Candidates, config: FindConfig):
     centres = np.asarray(candidates.centres, np.float64).reshape(-1, 2)
     trusted = np.nonzero(np.asarray(candidates.trusted, bool))[0] if candidates.trusted is not None else []
     if not len(trusted):
-        return np.zeros((0, 2)), np.zeros(0), np.zeros(0), np.zeros(0), np.zeros(0, bool), None
+        return np.zeros((0, 2)), np.zeros(0), np.zeros(0), np.zeros(0), np.zeros(0, bool), np.zeros(0, bool), None
     contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     value = candidates.masks.value
     found = []
     for contour in contours:
         x, y, w, h = cv2.boundingRect(contour)
-        if w * h < config.min_faceless_area or x <= 0 or y <= 0 or x + w >= width or y + h >= height:
+        if w * h < config.min_faceless_area:
             continue
         area = cv2.contourArea(contour)
         if area < config.min_faceless_area:
@@ -472,10 +473,11 @@ def faces_without_design(candidates: Candidates, config: FindConfig):
         clipped = bool(table.size) and float(array_median(table)) >= config.clipped
         m = cv2.moments(cv2.convexHull(contour))
         if m["m00"] > 0:
-            found.append((m["m10"] / m["m00"], m["m01"] / m["m00"], area, m["m00"], level, clipped))
-    rows = np.array(found, np.float64).reshape(-1, 6)
+            cut = x <= 0 or y <= 0 or x + w >= width or y + h >= height
+            found.append((m["m10"] / m["m00"], m["m01"] / m["m00"], area, m["m00"], level, clipped, cut))
+    rows = np.array(found, np.float64).reshape(-1, 7)
     face_level = float(array_median(face_levels(candidates, trusted))) if found else None
-    return rows[:, :2], rows[:, 2], rows[:, 3], rows[:, 4], rows[:, 5] > 0, face_level
+    return rows[:, :2], rows[:, 2], rows[:, 3], rows[:, 4], rows[:, 5] > 0, rows[:, 6] > 0, face_level
 
 
 def moment_axes(shapes):

@@ -910,12 +910,12 @@ def _lighter_than_near(cell: Cell, ev: _Evidence, tiles, cfg: LatticeConfig) -> 
     return float(ev.level[cell[0] - rect.top, cell[1] - rect.left]) > cfg.max_near_level_ratio * float(array_median(levels))
 
 
-def clear_designs(areas, asymmetry, face, reference, min_face: float, config):
+def clear_designs(areas, asymmetry, face, reference, min_face: float, config, size=None):
     """Which designs (their `areas`, `asymmetry` and `face`, arrays) are clearly a tile's: the size of
-    the median of `reference` (`clear_unplaced_area` of it), four-fold symmetric
-    (`clear_unplaced_asymmetry`) and ringed by face (`min_face`). `config`: a LatticeConfig."""
+    the median of `reference` (`clear_unplaced_area` of it, or the (low, high) `size`), four-fold
+    symmetric (`clear_unplaced_asymmetry`) and ringed by face (`min_face`). `config`: a LatticeConfig."""
     ratio = areas / float(array_median(reference))
-    low, high = config.clear_unplaced_area
+    low, high = config.clear_unplaced_area if size is None else size
     return (ratio >= low) & (ratio <= high) & (asymmetry <= config.clear_unplaced_asymmetry) & (face >= min_face)
 
 

@@ -166,12 +166,15 @@ def untrusted_designs(lattice: Lattice, candidates, scale: float, tiles, asked, 
 def faceless_tiles(lattice: Lattice, candidates, scale: float, tiles, asked, config: VisionConfig) -> list:
     """Cells off those read or asked about where a tile's black face lies without a design hole
     (vision.find.faces_without_design): a tile whose design ran out through its margin, glare across
-    its edge or a far tile's blur, would otherwise be dropped without a word."""
+    its edge or a far tile's blur, would otherwise be dropped without a word. So would a tile's face
+    the photo's edge cuts, its design cut open, beside a tile read: only part of it shows, so its hull
+    is at least `LatticeConfig.min_cut_hull_cells` of a cell (cutoff 202: a yellow circle a quarter
+    outside the photo, its face 0.54 of a cell, a gap from the tile beside it)."""
     import numpy as np
 
     from vision.find import faces_without_design
 
-    centres, areas, hull_areas, levels, clipped, face_level = faces_without_design(candidates, config.find)
+    centres, areas, hull_areas, levels, clipped, cut, face_level = faces_without_design(candidates, config.find)
     if not len(centres) or face_level is None:
         return []
     cfg = config.lattice
@@ -182,11 +185,22 @@ def faceless_tiles(lattice: Lattice, candidates, scale: float, tiles, asked, con
     cell_area = np.abs(across[:, 0] * down[:, 1] - across[:, 1] * down[:, 0])
     solidity = areas / np.maximum(hull_areas, 1e-9)
     low, high = cfg.faceless_hull_cells
-    taken = set(tiles) | set(asked)
+    read = set(tiles)
+    taken = read | set(asked)
     out = []
     for k in range(len(centres)):
         cell = (int(np.rint(at[k, 1])), int(np.rint(at[k, 0])))
-        if cell in taken or not low <= hull_areas[k] / max(cell_area[k], 1e-9) <= high:
+        share = hull_areas[k] / max(cell_area[k], 1e-9)
+        row, col = cell
+        beside = bool({(row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)} & read)
+        if cut[k]:
+            # The photo's edge cuts it, only part of it shows: a tile's face only beside a tile read.
+            fits = beside and share >= cfg.min_cut_hull_cells
+        else:
+            # Less of a cell than a tile laid flush is a tile laid apart from its neighbours: beside a tile
+            # read (apart from them, a board's printed glyph made as large a blob: board 234, 0.61).
+            fits = share >= low or (beside and share >= cfg.min_gap_hull_cells)
+        if cell in taken or not fits or share > high:
             continue
         # Over a table the camera clipped, a blob's level is only an upper bound (find.faces_without_design):
         # a tile's face there, lit more than the tiles whose faces set face_level, measures lighter.
@@ -223,7 +237,7 @@ def _on_cells(lattice: Lattice, centres, cells, config):
 def unplaced(lattice: Lattice, seen, cells, config) -> tuple[int, int]:
     """(how many of the tiles `seen` sit on none of `cells`, the lattice cells read as tiles or
     asked about; how many of those are clear tiles: a design the size of those placed, four-fold
-    symmetric, on a black face)."""
+    symmetric, on a black face, or one as clear but larger on a node with a cell read on one side at most)."""
     if not len(seen.centres):
         return 0, 0
     left = ~_on_cells(lattice, seen.centres, cells, config)
@@ -235,6 +249,20 @@ def unplaced(lattice: Lattice, seen, cells, config) -> tuple[int, int]:
     left &= _could_be_tiles(seen, ~left, config)
     left &= _one_per_tile(lattice, seen, ~left, left, config)
     clear = left & clear_designs(seen.areas, seen.asymmetry, seen.face, placed, config.clear_unplaced_face, config)
+    # Larger than the designs placed, as clear otherwise: an empty cell between tiles is such a hole,
+    # their faces its ring, so on a node with tiles beside it on two sides or more (the others may close
+    # with a board's print or a shadow: board 206, an empty cell between two columns of tiles, 2.9
+    # times the designs' size); with one at most, the ring's face is its own tile's, a tile nearer the
+    # camera than those placed, the lattice's map not bent enough for it (oblique 238: a near circle
+    # 3.1 times the far designs' size, 0.86 of a cell on the map, dropped without a word).
+    large = left & clear_designs(seen.areas, seen.asymmetry, seen.face, placed, config.clear_unplaced_face, config,
+                                 (config.clear_unplaced_area[1], float("inf")))
+    if large.any():
+        have = set(cells)
+        for k, (col, row) in zip(large.nonzero()[0].tolist(), lattice.to_lattice(seen.centres[large]).tolist()):
+            row, col = round(row), round(col)
+            if len({(row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)} & have) < 2:
+                clear[k] = True
     return int(left.sum()), int(clear.sum())
 
 

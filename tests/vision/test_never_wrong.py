@@ -203,3 +203,68 @@ def test_a_pale_cell_other_evidence_asks_about_is_read_once():
     cells = [(t.row, t.col) for t in result.tiles]
     assert len(cells) == len(set(cells))
     assert score.confidently_wrong == 0
+
+
+@pytest.mark.parametrize("condition, seed", [("plain", 222), ("cloth", 236)])
+def test_a_glared_tile_laid_with_a_gap_whose_design_ran_out_is_not_dropped(condition, seed):
+    # Plain 222 (a blue square, a highlight across its margin) and cloth 236 (a wild, a highlight
+    # on its corner): no design hole, so their black faces are blobs without a design
+    # (pipeline.faceless_tiles). Laid with gaps of an eighth of a tile, a whole tile's hull is
+    # 0.64-0.7 of a cell, and the highlight cut a corner off it: 0.69 and 0.67 of a cell, under
+    # the 0.7 that bounded a tile's size, and each was dropped without a word. Beside a tile read,
+    # from 0.55 of a cell, the cell is asked about (and read as its tile).
+    from dataclasses import replace
+
+    from vision.config import VisionConfig
+
+    photo, result, score = _read_and_score(condition, seed)
+    assert score.confidently_wrong == 0
+    assert score.correct == len(photo.cells) or score.missing == 1
+    cfg = VisionConfig()
+    _, _, before = _read_and_score(condition, seed, replace(cfg, lattice=replace(cfg.lattice, min_gap_hull_cells=0.7)))
+    assert before.confidently_wrong == 1  # with the bound before
+
+
+def test_a_near_tile_larger_than_those_placed_left_off_the_grid_refuses_the_photo():
+    # Oblique 238: four tiles seen from the side, the lattice fitted to the far ones; the near blue
+    # circle, a clean design ringed by face but 3.1 times the size of the designs placed (0.86 of
+    # a cell on the lattice's map, no design's size), was neither read nor counted as a clear tile
+    # left out (0.5-2.2 times their size), and it and the tile beyond it were dropped without a
+    # word. A design that large, as clear, is a tile unless it is the hole of an empty cell between
+    # tiles read (on two sides or more): the photo is refused.
+    from vision import RetakePhotoError, read_image_bytes
+    from vision.evalsets import make_photo
+
+    photo = make_photo("oblique", 238, (1200, 900))
+    with pytest.raises(RetakePhotoError) as caught:
+        read_image_bytes(photo.data, photo.tileset)
+    assert caught.value.reason == "unplaced"
+
+
+def test_a_large_clear_design_counts_as_a_tile_left_out_unless_tiles_ring_its_cell():
+    import numpy as np
+
+    from vision.config import LatticeConfig
+    from vision.lattice import Lattice
+    from vision.pipeline import Seen, unplaced
+
+    lattice = Lattice(np.diag([50.0, 50.0, 1.0]), 50.0, 0.0, [(0, 0)])  # cell (r, c) at x = 50c, y = 50r
+    centres = np.array([[0.0, 0.0], [50.0, 0.0], [50.0, 50.0]])
+    # Two designs placed, on (0, 0) and (0, 1); a clear one three times their size on (1, 1).
+    seen = Seen(centres, np.array([100.0, 100.0, 300.0]), np.ones(3), np.full(3, 0.05))
+    assert unplaced(lattice, seen, [(0, 0), (0, 1)], LatticeConfig()) == (1, 1)
+    # The same hole on a cell with tiles read on two sides or more: an empty cell between tiles.
+    for ring in ([(0, 0), (0, 1), (1, 0), (1, 2), (2, 1)], [(0, 0), (0, 1), (1, 0), (1, 2)]):
+        assert unplaced(lattice, seen, ring, LatticeConfig()) == (1, 0)
+
+
+def test_a_tile_the_photo_s_edge_cuts_beside_a_tile_read_is_asked_about():
+    # Cutoff 202: a yellow circle a quarter outside the photo, a gap from the green circle beside it.
+    # The edge cut its design open, so there is no hole; its face, a blob touching the photo's
+    # border, was left out of the blobs without a design (find.faces_without_design), and the part
+    # that shows, 0.347 dark (the circle's paint takes much of it), under the 0.35 a cut-off tile's
+    # shows: dropped without a word. A face as dark as the tiles', 0.54 of a cell, running out of
+    # the photo beside a tile read, is "a tile may be missing here".
+    photo, result, score = _read_and_score("cutoff", 202)
+    assert score.confidently_wrong == 0 and score.missing == 1
+    assert score.correct == len(photo.cells) - 1
