@@ -78,6 +78,8 @@ class ColourSample:
     # Share of the design's pixels, its edge included, that are saturated while its colour reads pale
     # (0 when it does not): a paint glare paled over the part the colour is taken from (colour_sample).
     saturated: float = 0.0
+    # Log-chromaticities, as seen, of up to about a hundred of the least pale pixels (None: too few).
+    paint_chroma: Any = None
 
     def chroma(self) -> tuple[float, float]:
         """(ln R/G, ln B/G) of the design."""
@@ -306,7 +308,7 @@ def colour_sample(patch, mask, config: ColourConfig | None = None) -> ColourSamp
     # Each channel's least linear value is the linear value of its least byte (the table never falls).
     black = np.minimum(black, table[[int(design_bytes[:, c].min()) for c in range(3)]])
     pixels = np.maximum(design - black, 0)
-    median, spread = _paint_median(pixels, cfg)
+    median, spread, paint_chroma = _paint_median(pixels, cfg)
     saturated = 0.0
     if _paleness(median[None, :], cfg.paint_floor)[0] >= cfg.pale_paint:
         # Glare only pales a paint: a pale reading beside saturated pixels of the same design is a
@@ -314,7 +316,8 @@ def colour_sample(patch, mask, config: ColourConfig | None = None) -> ColourSamp
         # thin tips of a star, which the core's trim takes off). A white design has none.
         whole = np.maximum(to_linear(pixels_at(patch, mask.astype(bool))) - black, 0)
         saturated = float(np.count_nonzero(_paleness(whole, cfg.paint_floor) < cfg.saturated_paleness)) / max(len(whole), 1)
-    return ColourSample(tuple(float(x) for x in median), pixels, tuple(float(x) for x in black), spread, saturated)
+    return ColourSample(tuple(float(x) for x in median), pixels, tuple(float(x) for x in black), spread, saturated,
+                        paint_chroma)
 
 
 def pixels_at(patch, mask):
@@ -350,7 +353,7 @@ def _unglared(face, cfg: ColourConfig):
 
 
 def _paint_median(pixels, cfg: ColourConfig):
-    """(median, spread) of the design's least pale pixels (N x 3, linear light, black subtracted).
+    """(median, spread, chroma) of the design's least pale pixels (N x 3, linear light, black subtracted).
 
     A lamp mirrored in a glossy tile adds its own (near white) light over part
     of the paint: those pixels are brighter and paler, and a median of every
@@ -360,14 +363,15 @@ def _paint_median(pixels, cfg: ColourConfig):
     least pale; a white paint's least pale pixels are as pale as the rest but
     for noise. The spread is how far those pixels' log-chromaticities lie from
     the median's (their median distance): small for one paint, large for a
-    wild whose glare left only a few sectors' paint unpaled.
+    wild whose glare left only a few sectors' paint unpaled. `chroma` holds the
+    log-chromaticities of up to about a hundred of them (None when too few).
     """
     import numpy as np
 
     n = len(pixels)
     keep = int(cfg.paint_share * n)
     if keep < 8:
-        return (array_median(pixels, axis=0) if n else np.zeros(3, np.float32)), 0.0
+        return (array_median(pixels, axis=0) if n else np.zeros(3, np.float32)), 0.0, None
     # Dark pixels' channels are noise: floored, they count as pale. (Each channel's least and
     # greatest written out, and medians as the middle element: reductions over an axis of three, and
     # np.median, cost more than the rest of the sample.)
@@ -380,7 +384,7 @@ def _paint_median(pixels, cfg: ColourConfig):
     floored = median + (CHANNEL_FLOOR * float(median.max()) + 1e-6)  # log_chroma of the one colour
     squared = ((chroma[:, 0] - math.log(floored[2] / floored[1])) ** 2
                + (chroma[:, 1] - math.log(floored[0] / floored[1])) ** 2)
-    return median, math.sqrt(float(np.partition(squared, len(squared) // 2)[len(squared) // 2]))
+    return median, math.sqrt(float(np.partition(squared, len(squared) // 2)[len(squared) // 2])), chroma
 
 
 def _paleness(pixels, floor: float):
@@ -442,6 +446,7 @@ def classify_colours(
     pos = np.zeros((n, 2)) if positions is None else np.asarray(positions, np.float64).reshape(n, 2)
     light, in_light, shares = _photo_light(samples, chroma, pos, paints_arr, cfg)
     response = np.array([CAST_RESPONSE[c] for c in letters], np.float64)  # K x 2 x 2
+    off_paint = _off_paint_shares(samples, light, pos, paints_arr)
     readings = []
     for k, sample in enumerate(samples):
         row = in_light.get(k)
@@ -467,6 +472,10 @@ def classify_colours(
             # sectors): the confidence falls from half the spread limit to 0 at it.
             one_paint = min(1.0, max(0.0, 2.0 * (1.0 - sample.spread / cfg.paint_spread_limit)))
             colour, confidence = letters[order[0]], min(margin, wild_margin, one_paint)
+            if confidence >= SURE_AT:
+                # The paint glare left (the least pale pixels) spread over other paints, neighbours
+                # in hue or not, is not one paint: a wild whose other sectors a highlight washed out.
+                confidence = min(confidence, max(0.0, 2.0 * (1.0 - off_paint[k] / cfg.max_off_paint)))
             if sample.saturated >= cfg.max_paled_saturated:
                 confidence = 0.0  # a pale reading of a design saturated elsewhere: glare paled its paint
             if row is not None and light.doubtful[row]:
@@ -474,6 +483,26 @@ def classify_colours(
         readings.append(ColourReading(colour, confidence, (float(corrected[0]), float(corrected[1])),
                                       light.colour_at(pos[k])))
     return readings
+
+
+def _off_paint_shares(samples, light, positions, paints_arr):
+    """Each design's share of its least pale pixels (ColourSample.paint_chroma: its paint as glare left
+    it) not nearest the paint most common among them, under `light` at its position (0 without them)."""
+    import numpy as np
+
+    shares = np.zeros(len(samples))
+    measured = [k for k, s in enumerate(samples) if s.paint_chroma is not None and len(s.paint_chroma)]
+    if not measured:
+        return shares
+    counts = np.array([len(samples[k].paint_chroma) for k in measured])
+    owner = np.repeat(np.arange(len(measured)), counts)
+    at = np.asarray(positions, np.float64)[measured][owner]
+    chroma = light.correct(np.concatenate([samples[k].paint_chroma for k in measured]), (at[:, :1], at[:, 1:]))
+    nearest = _nearest(chroma, np.asarray(paints_arr, np.float32)).argmin(axis=1)
+    kinds = len(paints_arr)
+    by_paint = np.bincount(owner * kinds + nearest, minlength=len(measured) * kinds).reshape(len(measured), kinds)
+    shares[measured] = 1.0 - by_paint.max(axis=1) / counts
+    return shares
 
 
 def _ranked(d):
@@ -767,12 +796,33 @@ def _third_shares(samples, paints_arr, light, positions, cfg: ColourConfig, pixe
         # Each pixel corrected at its tile's position (x and y as columns, so they broadcast).
         at = np.asarray(positions, np.float64)[measured][owner]
         chroma = light.correct(chroma, (at[:, :1], at[:, 1:]))
-    nearest = _nearest(chroma, np.asarray(paints_arr, np.float32)).argmin(axis=1)
+    d = _nearest(chroma, np.asarray(paints_arr, np.float32))
+    nearest = d.argmin(axis=1)
     k = len(paints_arr)
     m = len(measured)
-    by_paint = np.bincount(owner * k + nearest, minlength=m * k).reshape(m, k)
-    shares[measured] = np.sort(by_paint / counts[:, None], axis=1)[:, ::-1][:, rank]
+
+    def ranked_share(nearest):
+        by_paint = np.bincount(owner * k + nearest, minlength=m * k).reshape(m, k)
+        return np.sort(by_paint / counts[:, None], axis=1)[:, ::-1][:, rank]
+
+    shares[measured] = ranked_share(nearest)
+    if light is not None and cfg.wild_glare_lines:
+        far = np.nonzero(d.min(axis=1) > cfg.wild_line_from**2)[0]
+        if len(far):
+            along = nearest.copy()
+            along[far] = _nearest_line(chroma[far], _glare_lines(paints_arr, cfg.max_glared_paleness, cfg.wild_line_steps))
+            shares[measured] = np.maximum(shares[measured], ranked_share(along))
     return shares
+
+
+def _nearest_line(chroma, lines):
+    """The index of the line (K x steps x 2, _glare_lines) nearest each of `chroma` (N x 2)."""
+    import numpy as np
+
+    points = np.asarray(lines, np.float32)
+    k, steps = points.shape[:2]
+    d = _nearest(chroma, points.reshape(-1, 2)).reshape(len(chroma), k, steps)
+    return d.min(axis=2).argmin(axis=1)
 
 
 def _design_pixels(samples, cfg: ColourConfig):

@@ -335,6 +335,21 @@ class ColourConfig:
     # shade (a red's into orange and purple), so its third colour may reach 0.1, its fourth not.
     wild_min_colours: int = 4
     wild_min_share: float = 0.06
+    # Glare pales a wild's sectors towards the light's colour, which the nearest paint read as white,
+    # taking their share from the others (tinted 35, 107: the fourth colour 0.034-0.064). A pixel
+    # farther than `wild_line_from` from every paint is also counted on the nearest paint's line
+    # towards the light's colour (colour._glare_lines, `wild_line_steps` points each: the paint
+    # paled), and the larger of the two fourth shares taken (colour._third_shares). Tinted and
+    # mixed seeds 0-239: the single paints' fourth share at most 0.049 either way.
+    wild_glare_lines: bool = True
+    wild_line_steps: int = 8
+    wild_line_from: float = 0.3
+    # The least pale pixels of a design read as one paint (ColourSample.paint_chroma), of which more
+    # than half this share lies nearest other paints, are no one paint: its confidence falls from 1
+    # at half of it to 0 at it (colour._off_paint_shares). A wild whose other sectors a highlight
+    # washed out keeps two or three paints there (0.45 and more); single paints on tinted and mixed
+    # seeds 0-239 (5,581) at most 0.22.
+    max_off_paint: float = 0.45
     # The light (colour.estimate_light), in log-chromaticity units; paints lie 2.3 and more apart.
     light_prior: float = 0.35  # a cast's usual size (the prior holds the estimate towards none)
     light_saturation_prior: float = 0.15  # how much more or less saturated a camera renders the paints

@@ -268,3 +268,43 @@ def test_a_tile_the_photo_s_edge_cuts_beside_a_tile_read_is_asked_about():
     photo, result, score = _read_and_score("cutoff", 202)
     assert score.confidently_wrong == 0 and score.missing == 1
     assert score.correct == len(photo.cells) - 1
+
+
+@pytest.mark.parametrize("tileset", ["classic", "connect"])
+@pytest.mark.parametrize("strength", [0.5, 0.7, 0.9])
+@pytest.mark.parametrize("width", [-0.3, 0.0])
+def test_a_wild_glared_over_half_of_it_is_not_read_sure_as_one_paint(tileset, strength, width):
+    # A lamp mirrored over half of a wild (or a little more): the glared sectors pale towards the
+    # lamp's colour, which a paint's nearest reading took for white, so the fourth colour fell
+    # under the wild's 6% and the unglared sectors' paint (a blue, a red) read sure, 0.5-0.95. A
+    # pixel on a paint's line towards the light's colour is that paint paled (colour._third_shares);
+    # a highlight that washes its sectors out altogether (0.9: clipped white) leaves the least pale
+    # pixels in two or three paints, no one paint (colour._off_paint_shares).
+    import numpy as np
+
+    from vision.colour import classify_colours, colour_sample
+    from vision.config import SURE_AT
+    from vision.design import design_mask
+    from vision.synthetic import PAINT_BGR
+
+    from .test_colour import SETS, _sample, _wild_patch
+
+    colours = SETS[tileset]
+    patch = _wild_patch(colours)
+    yy, xx = np.mgrid[0:64, 0:64]
+    for turn in np.linspace(0, 2 * np.pi, 24, endpoint=False):
+        glare = (np.cos(np.arctan2(yy - 32, xx - 32) - turn) > width).astype(np.float32)
+        glared = np.clip(patch + 255 * strength * glare[..., None], 0, 255).astype(np.uint8)
+        samples = [_sample(PAINT_BGR[c]) for c in colours] + [colour_sample(glared, design_mask(patch))]
+        reading = classify_colours(samples, colours)[-1]
+        assert reading.colour == "*" or reading.confidence < SURE_AT, (turn, reading)
+
+
+@pytest.mark.parametrize("seed", [35, 107])
+def test_a_wild_whose_glared_sectors_read_white_is_read_sure(seed):
+    # Tinted 35 and 107: a wild under a warm lamp's highlight, its glared sectors' paint paled
+    # towards the light's colour and read white by its nearest paint: the fourth colour covered
+    # 0.034-0.064 of the design, under the wild's 6% or just over it (not sure; 35's read as a white
+    # star). Counted on their paints' lines towards the light's colour, the wilds are sure.
+    photo, result, score = _read_and_score("tinted", seed)
+    assert score.exact and score.confidently_wrong == 0
