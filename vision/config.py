@@ -467,6 +467,14 @@ class OccluderConfig:
     # ... unless more limbs than a hand's fingers stand apart so: a striped cloth's bands (10 in cloth
     # 152, refused as covered without this) repeat across the photo; fingers left out measured 1-2.
     max_loose_limbs: int = 5
+    # When nothing stands apart so: a limb standing apart by smooth_spread times the spread only (a
+    # finger of the wood's own hue) whose blocks' grain (fine detail, the photo less its blur by
+    # grain_sigma pixels, running one way) is under max_grain times the table's grain_percentile-th
+    # percentile (the fingers of occluded 0-239 on wood: at the wood's 0-4th percentile).
+    smooth_spread: float = 0.7
+    grain_sigma: float = 3.0
+    max_grain: float = 0.8
+    grain_percentile: float = 10.0
     min_width: float = 0.3  # narrower than this is a printed line or a fleck, not a finger
     min_area: float = 1.0  # tiles squared
     min_length: float = 2.0

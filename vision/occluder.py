@@ -26,8 +26,14 @@ Every lattice cell beside the tiles (or beside a cell already asked about)
 that the blob covers in part becomes "a tile may be missing here", and from
 those the cells next along it, up to `max_run` cells out: a finger laid along
 a line of tiles hides several. The read tiles are left to their own
-confidences. Not found: a finger the colour of the table (a pale wood under
-a pale finger), or one too blurred to stand apart.
+confidences.
+
+A finger of the table's own hue (a pale finger on a pale wood) is found by
+its texture when nothing stands apart so: wood has grain, fine detail
+running one way, and a finger none; skin-hued pixels standing apart by part
+of the table's spread whose grain is under the table's least make limbs by
+the same rules. Not found: a finger the colour of a table without grain, or
+one too blurred to stand apart.
 """
 from __future__ import annotations
 
@@ -88,8 +94,8 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
         return None, lat, t
     # Skin's hue: red and yellow (a* and b* both above grey), unlike a blue, green or purple table.
     skin = (red > 128 + cfg.min_skin_red) & (yellow > 128 + cfg.min_skin_yellow) & (light > dark)
-    k = max(1, int(round(cfg.min_width * t)))
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    width_px = max(1, int(round(cfg.min_width * t)))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width_px, width_px))
 
     def apart_from(sample):
         a0, b0 = float(array_median(red[sample])), float(array_median(yellow[sample]))
@@ -111,7 +117,32 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
     threshold = max(cfg.min_apart, cfg.apart_spread * spread)
     foreign = cv2.morphologyEx((skin & (apart > threshold)).astype(np.uint8), cv2.MORPH_OPEN, disc)
     blob, count = _limbs(foreign, t, cfg)
+    if not count and cfg.smooth_spread > 0:
+        blob, count = _smooth_limbs(image, k, skin & (apart > cfg.smooth_spread * spread), table, disc, t, cfg)
     return (blob if count else None), lat, t
+
+
+def _smooth_limbs(image, k: int, candidate, table, disc, t: float, cfg: OccluderConfig):
+    """(the limbs of `candidate` (a bool mask on the photo shrunk by `k`) without the table's grain, a
+    bool mask; how many): a finger of the table's own hue, found by its texture at the photo's own
+    resolution. Wood has grain, fine detail running one way; skin, a sleeve or a cup has none, only
+    the camera's noise, which runs every way. Each block of the shrunk photo measures how much of its
+    fine detail runs one way; a limb is kept where that is under `max_grain` times the table's (where
+    it is sampled). A table without grain (laminate, cloth's crossed weave, white) gives no measure:
+    its blocks are as free of grain as a finger's."""
+    import cv2
+    import numpy as np
+
+    gray = image[..., 1].astype(np.float32)
+    fine = gray - cv2.GaussianBlur(gray, (0, 0), cfg.grain_sigma)
+    gx = cv2.Sobel(fine, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(fine, cv2.CV_32F, 0, 1)
+    xx, yy, xy = (reduced(v, k)[0] for v in (gx * gx, gy * gy, gx * gy))
+    grain = np.sqrt(np.sqrt((xx - yy) ** 2 + 4 * xy * xy))  # the structure tensor's excess one way
+    level = float(percentile(grain[table], cfg.grain_percentile))
+    smooth = candidate & (grain < cfg.max_grain * level)
+    limbs, count = _limbs(cv2.morphologyEx(smooth.astype(np.uint8), cv2.MORPH_OPEN, disc), t, cfg)
+    return limbs, count
 
 
 def _squares(lat: Lattice, cells, half: float, shape):

@@ -455,6 +455,12 @@ def _no_finger_found_without_it(photo) -> None:
     # stood apart by 1.5 times that, and two tiles under it were dropped without a word. With the
     # finger left out of the sample (a limb standing apart by 6), the cloth's spread is 2.2.
     (154, dict(loose_apart=0.0)),
+    # A finger on wood of its own hue: its colour (a*, b*) 7 from the wood's median, the sample's
+    # spread 6 with the finger a seventh of it (3 without): nothing stood apart by 1.5 times it, and
+    # three tiles along the finger were dropped without a word. Standing apart by 0.7 times the
+    # spread, the finger is joined to patches of the wood; the wood's grain runs one way, the
+    # finger has none (its blocks under the table's 10th percentile of grain), and it is found.
+    (200, dict(smooth_spread=0.0)),
 ])
 def test_a_finger_is_found_where_it_stands_apart_only_in_part(seed, step):
     from vision.config import VisionConfig
