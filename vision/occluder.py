@@ -118,8 +118,26 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
     foreign = cv2.morphologyEx((skin & (apart > threshold)).astype(np.uint8), cv2.MORPH_OPEN, disc)
     blob, count = _limbs(foreign, t, cfg)
     if not count and cfg.smooth_spread > 0:
-        blob, count = _smooth_limbs(image, k, skin & (apart > cfg.smooth_spread * spread), table, disc, t, cfg)
+        candidate = skin & (apart > cfg.smooth_spread * spread)
+        if _may_hold_limb(cv2.morphologyEx(candidate.astype(np.uint8), cv2.MORPH_OPEN, disc), t, cfg):
+            blob, count = _smooth_limbs(image, k, candidate, table, disc, t, cfg)
     return (blob if count else None), lat, t
+
+
+def _may_hold_limb(opened, t: float, cfg: OccluderConfig) -> bool:
+    """Whether `opened` (a 0/1 mask, opened by a finger's disc) has a part large enough for a limb
+    (`min_area`) that touches the photo's edge. A limb _smooth_limbs keeps lies inside such a part
+    (it opens a subset of the same mask by the same disc), so without one its texture, the costly
+    measure, need not be taken: the hues standing apart from a wood in a photo with no finger are
+    specks and the tiles' rims."""
+    import cv2
+
+    height, width = opened.shape
+    count, _, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    for x, y, w, h, area in stats[1:count]:
+        if area >= cfg.min_area * t * t and (x == 0 or y == 0 or x + w >= width or y + h >= height):
+            return True
+    return False
 
 
 def _smooth_limbs(image, k: int, candidate, table, disc, t: float, cfg: OccluderConfig):

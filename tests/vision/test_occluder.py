@@ -30,3 +30,22 @@ def test_lab_is_opencv_s_eight_bit_lab():
     theirs = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
     assert np.abs(ours - theirs).max() <= 2.0
     assert np.abs(ours - theirs).mean() <= 0.6
+
+
+def test_the_texture_search_is_skipped_only_where_no_limb_could_be_kept():
+    # _smooth_limbs keeps parts of a subset of the candidate mask opened by the same disc, and a
+    # limb must be at least min_area tiles large and touch the photo's edge: without such a part of
+    # the opened candidate its costly texture measure cannot find one.
+    from vision.config import OccluderConfig
+    from vision.occluder import _may_hold_limb
+
+    cfg, t = OccluderConfig(), 10.0
+    mask = np.zeros((80, 120), np.uint8)
+    mask[30:36, 50:56] = 1  # a speck inside the photo
+    mask[40:60, 40:60] = 1  # large, but away from the edge
+    assert not _may_hold_limb(mask, t, cfg)
+    edge = mask.copy()
+    edge[0:5, 5:9] = 1  # at the edge, but under a tile's area
+    assert not _may_hold_limb(edge, t, cfg)
+    edge[0:30, 100:104] = 1  # at the edge and 1.2 tiles' area
+    assert _may_hold_limb(edge, t, cfg)
