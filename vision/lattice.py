@@ -869,8 +869,9 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
     # its middle, taken for its design, is as bright as the surface around the tiles: a board's light
     # square between printed strokes. A tile's paint is darker, a dark paint (a green's) darker still,
     # and raises the level of a tile's cell (config.LatticeConfig.min_surface_light).
+    placed = sorted(tiles)
     for key, tile in tiles.items():
-        tile.pale = _lighter_than_near(key, ev, [c for c in sorted(tiles) if c != key], cfg) \
+        tile.pale = _lighter_than_near(key, ev, [c for c in placed if c != key], cfg) \
             and _surface_light(ev, key) >= cfg.min_surface_light
     missing += _partly_hidden(ev, cfg, set(tiles), set(missing) | set(cut_off) | set(clear_missing))
     return [tiles[c] for c in sorted(tiles)], sorted(missing), sorted(cut_off), sorted(clear_missing), sorted(pale)
