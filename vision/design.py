@@ -28,6 +28,7 @@ star, 6 eight-point star) are also what vision.synthetic draws.
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -65,6 +66,15 @@ def design_polygons(design: str) -> list[Any]:
     from companion.games.pivit_tiles.artwork import design_polygons as outlines
 
     return [np.array(poly) for poly in outlines(design)]
+
+
+@functools.cache
+def printed_extent(design: str) -> float:
+    """The widest extent of a printed design across a tile (tile units): its polygons' bounding box's
+    larger side. Raises ValueError."""
+    import numpy as np
+
+    return float(np.ptp(np.vstack(design_polygons(design)), axis=0).max())
 
 
 def draw_design(design: str, size: int, blur: float = 0.0, face: int = 30, paint: int = 230):

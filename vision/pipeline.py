@@ -191,8 +191,7 @@ def faceless_tiles(lattice: Lattice, candidates, scale: float, tiles, asked, con
     for k in range(len(centres)):
         cell = (int(np.rint(at[k, 1])), int(np.rint(at[k, 0])))
         share = hull_areas[k] / max(cell_area[k], 1e-9)
-        row, col = cell
-        beside = bool({(row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)} & read)
+        beside = _sides_read(cell, read) > 0
         if cut[k]:
             # The photo's edge cuts it, only part of it shows: a tile's face only beside a tile read.
             fits = beside and share >= cfg.min_cut_hull_cells
@@ -260,10 +259,15 @@ def unplaced(lattice: Lattice, seen, cells, config) -> tuple[int, int]:
     if large.any():
         have = set(cells)
         for k, (col, row) in zip(large.nonzero()[0].tolist(), lattice.to_lattice(seen.centres[large]).tolist()):
-            row, col = round(row), round(col)
-            if len({(row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)} & have) < 2:
+            if _sides_read((round(row), round(col)), have) < 2:
                 clear[k] = True
     return int(left.sum()), int(clear.sum())
+
+
+def _sides_read(cell, read: set) -> int:
+    """How many of `cell`'s four neighbours on the lattice, (row, col) +- 1, are among the cells `read`."""
+    row, col = cell
+    return len({(row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)} & read)
 
 
 def _one_per_tile(lattice: Lattice, seen, placed, left, config):
@@ -434,9 +438,6 @@ def read_asked(image, lattice: Lattice, found, asked, missing, config: VisionCon
     return out
 
 
-_print_extents: dict[str, float] = {}
-
-
 def at_print_size(design, config: DesignConfig) -> bool:
     """Whether a design read (a DesignReading, its mask in a tile's patch) spans across the tile the share
     its design is printed at on a tile's face (`DesignConfig.print_extent` times the artwork's widest
@@ -446,17 +447,15 @@ def at_print_size(design, config: DesignConfig) -> bool:
     large or small as it was printed, and stays in doubt."""
     import numpy as np
 
-    from vision.design import design_polygons
+    from vision.design import printed_extent
 
-    if design.design not in _print_extents:
-        _print_extents[design.design] = float(np.ptp(np.vstack(design_polygons(design.design)), axis=0).max())
     rows = np.flatnonzero(np.asarray(design.mask).any(axis=1))
     cols = np.flatnonzero(np.asarray(design.mask).any(axis=0))
     if not len(rows):
         return False
     span = max(rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1) / design.mask.shape[0]
     low, high = config.print_extent
-    return low <= span / _print_extents[design.design] <= high
+    return low <= span / printed_extent(design.design) <= high
 
 
 def check_blur(blurs: list[float], tile_px: float, config: DesignConfig) -> None:
