@@ -372,19 +372,34 @@ class LineSearch:
         rest may be copies of the group itself (closing a ring), in the tree
         search not. Copies already crossed must come from distinct lines.
         """
+        alive = self._slot_alive_with(i, line, snap, not self.trees_only)
+        if not alive and self.trees_only and self._slot_alive_with(i, line, snap, True):
+            # The slot could still lead out by closing a ring: the tree search
+            # prunes it, and so cuts off structures with rings, like a ring
+            # refused in _cross. Not saying so would let the tree pass's "no
+            # tree" stand for "no structure" (solve's _after_trees): a hand
+            # whose only grids have rings would be called impossible whenever
+            # the order of the search led the tree pass here rather than to a
+            # refused crossing (a playable hand, in some relabellings of its
+            # colours and designs, and with the copies covered in another
+            # order).
+            self.rings_cut = True
+        return alive
+
+    def _slot_alive_with(self, i: int, line: int, snap, rings: bool) -> bool:
+        """_slot_alive, with closing a ring allowed or not."""
         x = self.cell[i]
         if x < 0:
             # A wild: try each tile it may stand for in its line.
             here = GROUP_CELLS[self.line_group[line]]
-            return any(self._cell_alive(y, 0, line, snap) for y in here if y not in self.line_cells[line])
-        return self._cell_alive(x, 1 if snap[0][x] >= 0 else 0, line, snap)
+            return any(self._cell_alive(y, 0, line, snap, rings) for y in here if y not in self.line_cells[line])
+        return self._cell_alive(x, 1 if snap[0][x] >= 0 else 0, line, snap, rings)
 
-    def _cell_alive(self, x: int, new_here: int, line: int, snap) -> bool:
+    def _cell_alive(self, x: int, new_here: int, line: int, snap, rings: bool) -> bool:
         """_slot_alive for a copy standing for cell x; `new_here` is 1 if x has an uncovered copy."""
         first_new, free_lines, wilds_new, wild_lines, group_new = snap
         comp = self._comp
         here = comp[line]
-        rings = not self.trees_only
         if wild_lines:
             wilds_out = wilds_new + sum(1 for other in wild_lines if comp[other] != here)
             wilds_in = sum(1 for other in wild_lines if other != line and comp[other] == here) if rings else 0
