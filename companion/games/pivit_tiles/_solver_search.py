@@ -195,6 +195,7 @@ class LineSearch:
         drawable: Callable[["LineSearch", list[int]], bool] | None = None,
         shuffle_seed: int | None = None,
         effort: Effort | None = None,
+        weigh_copies: bool = False,
     ) -> None:
         self.trees_only = trees_only
         self.rings_cut = False  # did trees_only ever forbid a line? (if not, all structures were trees)
@@ -216,6 +217,17 @@ class LineSearch:
         for i, x in enumerate(cells):
             (self.wilds if x < 0 else self.copies_of[x]).append(i)
         self.present = [x for x in range(36) if self.copies_of[x]]
+        # With weigh_copies, the copy to cover is the one with the fewest lines per copy of its
+        # tile still to cover (copies of a tile never share a line). Any order keeps the search
+        # exhaustive (the keys' floors of _cover_copy hold whichever uncovered copy of a tile
+        # goes first); this one reaches three copies of a tile that have too few lines first.
+        # copies_left[i]: copy i and the copies of its tile after it, as the weight's divisor.
+        self.copies_left: list[int] | None = None
+        if weigh_copies:
+            self.copies_left = [0] * self.n
+            for copies in self.copies_of:
+                for k, i in enumerate(copies):
+                    self.copies_left[i] = len(copies) - k + 1
         # Where copies are free, kept up to date by _take and _give_back as lines are placed
         # and taken back, not worked out afresh at each node: per cell its first uncovered copy
         # (-1 if none) and the lines of its copies that have one slot left; the uncovered
@@ -277,12 +289,15 @@ class LineSearch:
         best_copy = -1
         best_count = 1 << 30
         table = self.table
+        copies_left = self.copies_left
         for x in self.present:
             q = first_new[x]
             if q < 0:
                 continue
             d, c = divmod(x, 6)
             count = table[masks[c]][d][wilds_free] + table[masks[6 + d]][c][wilds_free]
+            if copies_left is not None and count:
+                count = count * 12 // copies_left[q]
             if count < best_count:
                 best, best_copy, best_count = x, q, count
                 if count == 0:
@@ -363,37 +378,37 @@ class LineSearch:
                         self.dead_log.append(i)
         return found
 
-    def _slot_alive(self, i: int, line: int, snap) -> bool:
+    def _slot_alive(self, i: int, line: int, snap, rings: bool | None = None) -> bool:
         """Could copy i, now only in `line`, still get a crossing line that joins its group of
         lines to a tile outside it? (An over-estimate: sound to prune on.)
 
         Such a line holds min_line - 1 other copies, at least one from outside
         the group (uncovered, or in another group); in the full search the
         rest may be copies of the group itself (closing a ring), in the tree
-        search not. Copies already crossed must come from distinct lines.
+        search not (`rings`: allowed or not; by default, as the search).
+        Copies already crossed must come from distinct lines.
         """
-        alive = self._slot_alive_with(i, line, snap, not self.trees_only)
-        if not alive and self.trees_only and self._slot_alive_with(i, line, snap, True):
-            # The slot could still lead out by closing a ring: the tree search
-            # prunes it, and so cuts off structures with rings, like a ring
-            # refused in _cross. Not saying so would let the tree pass's "no
-            # tree" stand for "no structure" (solve's _after_trees): a hand
-            # whose only grids have rings would be called impossible whenever
-            # the order of the search led the tree pass here rather than to a
-            # refused crossing (a playable hand, in some relabellings of its
-            # colours and designs, and with the copies covered in another
-            # order).
-            self.rings_cut = True
-        return alive
-
-    def _slot_alive_with(self, i: int, line: int, snap, rings: bool) -> bool:
-        """_slot_alive, with closing a ring allowed or not."""
+        if rings is None:
+            rings = not self.trees_only
         x = self.cell[i]
         if x < 0:
             # A wild: try each tile it may stand for in its line.
             here = GROUP_CELLS[self.line_group[line]]
-            return any(self._cell_alive(y, 0, line, snap, rings) for y in here if y not in self.line_cells[line])
-        return self._cell_alive(x, 1 if snap[0][x] >= 0 else 0, line, snap, rings)
+            alive = any(self._cell_alive(y, 0, line, snap, rings) for y in here if y not in self.line_cells[line])
+        else:
+            alive = self._cell_alive(x, 1 if snap[0][x] >= 0 else 0, line, snap, rings)
+        if not alive and not rings and not self.rings_cut and self._slot_alive(i, line, snap, True):
+            # The slot could still lead out by closing a ring: the tree search
+            # prunes it, and so cuts off structures with rings, like a ring
+            # refused in _cross. Not saying so would let the tree pass's "no
+            # tree" stand for "no structure" (solve's _after_trees): a hand
+            # whose grids all have rings was called impossible whenever the
+            # order of the search led the tree pass here rather than to a
+            # refused crossing (one-trade draws of bench hands; a playable
+            # hand in 14 of 300 renamings of its colours and designs). Once
+            # said, it need not be asked again.
+            self.rings_cut = True
+        return alive
 
     def _cell_alive(self, x: int, new_here: int, line: int, snap, rings: bool) -> bool:
         """_slot_alive for a copy standing for cell x; `new_here` is 1 if x has an uncovered copy."""
