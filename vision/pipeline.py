@@ -246,12 +246,7 @@ def unplaced(lattice: Lattice, seen, cells, config) -> tuple[int, int]:
     if not len(placed):
         return int(left.sum()), 0
     left &= _could_be_tiles(seen, ~left, config)
-    # Whether a tile would lie over a tile read is measured on the lattice's map, which a share of
-    # tiles left out that refuses the photo shows to be in doubt (board 106: five tiles laid loosely,
-    # two placed, a third 0.78 of a pitch from one on a map sheared off them).
-    trusted_map = _one_per_tile(lattice, seen, ~left, left, config, overlap=False).sum() \
-        < config.max_unplaced_share * len(cells)
-    left &= _one_per_tile(lattice, seen, ~left, left, config, overlap=trusted_map)
+    left &= _one_per_tile(lattice, seen, ~left, left, config)
     clear = left & clear_designs(seen.areas, seen.asymmetry, seen.face, placed, config.clear_unplaced_face, config)
     # Larger than the designs placed, as clear otherwise: an empty cell between tiles is such a hole,
     # their faces its ring, so on a node with tiles beside it on two sides or more (the others may close
@@ -275,17 +270,13 @@ def _sides_read(cell, read: set) -> int:
     return len({(row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)} & read)
 
 
-def _one_per_tile(lattice: Lattice, seen, placed, left, config, overlap: bool = True):
+def _one_per_tile(lattice: Lattice, seen, placed, left, config):
     """Which designs `left` (bool) to count as tiles left out: of designs `seen` closer together on the
     lattice's map than `min_design_spacing` of a cell, one only, the largest (or none beside a design
     `placed`). Tiles lie side by side, never one on another, so two tiles' designs are a tile's side
     apart; two designs nearer are one tile's at most: the two bowls of a board's printed "8" or "B"
     (board 109: three pairs 0.2-0.3 of a cell apart counted as six tiles left out, and the photo,
-    every tile read, was refused). Nor is a design a tile's where a tile centred on it would lie over
-    a design placed, each a tile's square (`Lattice.tile`) on the lattice, by more than
-    `max_tile_overlap` of a pitch: a board's light square between its lines in the corner of two tiles,
-    ringed there by their black (board 146, 228, 243: 0.61-0.70 of a pitch from a tile's design along
-    both axes, refused as tiles left out). Only with `overlap`: the lattice's map trusted."""
+    every tile read, was refused)."""
     import numpy as np
 
     keep = np.asarray(left, bool).copy()
@@ -293,13 +284,8 @@ def _one_per_tile(lattice: Lattice, seen, placed, left, config, overlap: bool = 
         return keep
     at = lattice.to_lattice(seen.centres)
     taken = [at[k] for k in np.nonzero(placed)[0]]
-    on_tiles = np.array(taken).reshape(-1, 2)
-    # Nearer a design placed than this along both of the lattice's axes, a tile centred on it would lie
-    # over that one by more than `max_tile_overlap` of a pitch (lattice._overlaps, the same for a cell).
-    reach = lattice.tile - config.max_tile_overlap if overlap else 0.0
     for k in sorted(np.nonzero(keep)[0].tolist(), key=lambda k: -seen.areas[k]):
-        if any(np.linalg.norm(at[k] - other) < config.min_design_spacing for other in taken) \
-                or (len(on_tiles) and np.abs(on_tiles - at[k]).max(axis=1).min() < reach):
+        if any(np.linalg.norm(at[k] - other) < config.min_design_spacing for other in taken):
             keep[k] = False
         else:
             taken.append(at[k])

@@ -117,11 +117,7 @@ def test_unplaced_counts_the_tiles_seen_on_no_cell_read():
     assert unplaced(lattice, seen, [(0, 0), (0, 1)], LatticeConfig()) == (3, 2)
     lopsided = Seen(centres, seen.areas, seen.face, np.full(5, 0.5))
     assert unplaced(lattice, lopsided, [(0, 0), (0, 1)], LatticeConfig()) == (3, 0)
-    # With (0, 2) and (1, 1) read too, a tile centred on the point between four cells would lie over
-    # three tiles read (half a pitch from their designs both ways): no tile left out (_one_per_tile).
-    assert unplaced(lattice, seen, [(0, 0), (0, 1), (0, 2), (1, 1), (0, 3)], LatticeConfig())[0] == 0
-    assert unplaced(lattice, seen, [(0, 0), (0, 1), (0, 2), (1, 1), (0, 3)],
-                    replace(LatticeConfig(), max_tile_overlap=1.0))[0] == 1
+    assert unplaced(lattice, seen, [(0, 0), (0, 1), (0, 2), (1, 1), (0, 3)], LatticeConfig())[0] == 1
     nothing = Seen(centres[:0], seen.areas[:0], seen.face[:0], seen.asymmetry[:0])
     assert unplaced(lattice, nothing, [], LatticeConfig()) == (0, 0)
 
@@ -292,8 +288,7 @@ def test_the_two_bowls_of_a_printed_8_are_one_tile_left_out_at_most():
                            areas=np.array([10.0, 20.0, 30.0, 5.0, 8.0]))
     identity = SimpleNamespace(to_lattice=lambda points: np.asarray(points, float))
     placed = np.array([False, False, True, False, False])
-    identity.tile = 1.0
-    kept = _one_per_tile(identity, seen, placed, ~placed, SimpleNamespace(min_design_spacing=0.5, max_tile_overlap=0.15))
+    kept = _one_per_tile(identity, seen, placed, ~placed, SimpleNamespace(min_design_spacing=0.5))
     assert kept.tolist() == [False, True, False, False, True]
 
 
