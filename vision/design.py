@@ -287,6 +287,9 @@ class DesignReading:
     features: tuple[float, float, float, float]
     centre: tuple[float, float] = (0.0, 0.0)  # the design's centroid in the patch, (x, y) pixels
     blur: float | None = None  # its outline's (DesignOutline.blur)
+    # Both readings' confidence together where they agree on a patch whose blur is within the four
+    # numbers' curves (agreed_confidence); None elsewhere. pipeline.tile_confidence takes it.
+    agreed: float | None = None
 
 
 def design_mask(patch, config: DesignConfig | None = None):
@@ -801,7 +804,8 @@ def classify_designs(outlines: list[DesignOutline], side: int) -> list[DesignRea
         # The profile's design, with a confidence from the runner-up.
         (d1, best), (d2, _) = sorted(zip(row, PROTOTYPES))[:2]
         design, confidence = combine_readings(summary, (best, _margin(d1, d2)))
-        readings.append(DesignReading(design, confidence, outline.mask, outline.features, outline.centre, outline.blur))
+        readings.append(DesignReading(design, confidence, outline.mask, outline.features, outline.centre, outline.blur,
+                                      agreed_confidence(summary, (best, _margin(d1, d2)), outline.blur)))
     return readings
 
 
@@ -814,6 +818,25 @@ def combine_readings(summary: tuple[str, float], profile: tuple[str, float]) -> 
     if summary[0] == profile[0]:
         return summary[0], max(summary[1], profile[1])
     return summary[0], 0.5 * summary[1]
+
+
+def agreed_confidence(summary: tuple[str, float], profile: tuple[str, float], blur: float | None) -> float | None:
+    """The confidence the four numbers' reading and the profile's give together, 1 - (1 - a)(1 - b),
+    where both read the same design on a patch whose blur is measured and no further than the four
+    numbers' curves run (BLUR_STEPS); None elsewhere.
+
+    Each reading's margin is its own doubt; two that agree leave only the doubt both have. That holds
+    only while they are two witnesses: the four numbers are compared with designs blurred up to
+    BLUR_STEPS[-1] and no further, so on a patch blurred past it (a clover whose notches filled in,
+    mixed 15 at 0.10-0.11: read as a diamond by both, 0.36 and 0.25) they place a shape their curves
+    never reach, and both readings see the same blur-made diamond. A patch with no blur measured is
+    one with a highlight (its outline bent one way, which both readings see alike: tinted 33's circle
+    read as a square, 0.35) or with too little contrast to measure (mixed 196's diamond read as a
+    square, 0.38): there is nothing to say the two agree for different reasons.
+    """
+    if summary[0] != profile[0] or blur is None or blur > BLUR_STEPS[-1]:
+        return None
+    return 1.0 - (1.0 - summary[1]) * (1.0 - profile[1])
 
 
 def design_fit(features) -> float:

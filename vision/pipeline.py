@@ -546,13 +546,15 @@ def reread_in_white(patches, designs, lights, config: DesignConfig) -> list[int]
 def tile_confidence(design, colour) -> float:
     """A tile's confidence from its design and colour readings: the lesser of the two, and of how like
     a design its shape is (vision.design.design_fit: a design a highlight took a lobe of is like none),
-    but a wild's is its colour's alone (a wild is "**" whatever shape its paint takes)."""
+    but a wild's is its colour's alone (a wild is "**" whatever shape its paint takes). The design's
+    is both its readings' together where they agree (DesignReading.agreed, design.agreed_confidence)."""
     from vision.colour import WILD_COLOUR
     from vision.design import design_fit
 
     if colour.colour == WILD_COLOUR:
         return colour.confidence
-    return min(design.confidence, colour.confidence, design_fit(design.features))
+    confidence = design.confidence if design.agreed is None else design.agreed
+    return min(confidence, colour.confidence, design_fit(design.features))
 
 
 def load_reader() -> None:
@@ -635,7 +637,11 @@ def read_image(
         doubts.append(tile.doubt)
         pales.append(tile.pale)
         offsets.append(offset)
-        designs.append(design)
+        # A pale cell's reading is judged by each reading alone (agreed left out): the bound below that
+        # tells a board's print from a tile (not sure: print) was measured on those, and a printed
+        # square can read as a square to both readings (board 190, on a cell not pale: 0.34 and 0.26, left
+        # not sure by its colour, 0.00).
+        designs.append(replace(design, agreed=None) if tile.pale else design)
         patches.append(patch)
         samples.append(colour_sample(patch, design.mask, cfg.colour))
     if not cells:
@@ -658,6 +664,10 @@ def read_image(
         (cell, tile_code(d.design, c.colour), tile_confidence(d, c), doubt)
         for cell, d, c, doubt in zip(cells, designs, colour_readings, doubts)
     ]
+    # Whether each tile is doubted by its design's readings taken alone (DesignReading.agreed left
+    # out), for the photo's "unsure" refusal below.
+    doubted = [reading[3] or (reading[2] if d.agreed is None else tile_confidence(replace(d, agreed=None), c)) < SURE_AT
+               for reading, d, c in zip(readings, designs, colour_readings)]
     # A tile whose dark is lighter than the faces of the tiles nearest it, its "design" as bright as the
     # surface around the tiles (TileCell.pale), that reads as no tile's (not sure) is a board's print: a
     # digit's strokes and the board's lines round a light square, the square's own surface taken for a
@@ -666,10 +676,16 @@ def read_image(
     # not asked about either (read_asked).
     kept = [k for k, (reading, pale) in enumerate(zip(readings, pales)) if not (pale and reading[2] < SURE_AT)]
     if len(kept) < len(readings):
-        readings, cells, samples, offsets = ([seq[k] for k in kept] for seq in (readings, cells, samples, offsets))
+        readings, cells, samples, offsets, doubted = (
+            [seq[k] for k in kept] for seq in (readings, cells, samples, offsets, doubted))
         positions = positions[kept]
     assembled = assemble_grid(readings, cfg.assemble)
-    unsure = sum(not t.sure for t in assembled.tiles)
+    # The photo is judged as a whole on what each reading alone doubts: a lattice sheared off the
+    # tiles distorts every patch and drops tiles, which two readings agreeing on one patch do not
+    # vouch for (extreme 236, beyond 55 degrees: 4 of its 6 tiles read, each doubted, 2 dropped;
+    # with one diamond's readings agreeing, 3 of 4 not sure, under the share, and the 2 dropped
+    # tiles were confidently wrong).
+    unsure = sum(doubted)
     if unsure >= cfg.assemble.min_unsure_tiles and unsure > cfg.assemble.max_unsure_share * len(assembled.tiles):
         raise RetakePhotoError(
             f"the reader is not sure of {unsure} of the {len(assembled.tiles)} tiles in the photo: take it again "

@@ -102,6 +102,55 @@ def test_two_readings_that_disagree_are_not_sure():
     assert combine_readings(("4", 0.3), ("4", 0.7)) == ("4", 0.7)
 
 
+def test_two_readings_that_agree_leave_the_doubt_both_have_within_the_four_numbers_blur():
+    from vision.design import BLUR_STEPS, agreed_confidence
+
+    assert agreed_confidence(("2", 0.4), ("2", 0.3), 0.04) == pytest.approx(1 - 0.6 * 0.7)
+    assert agreed_confidence(("2", 0.4), ("2", 0.3), BLUR_STEPS[-1]) == pytest.approx(0.58)
+    # Past the four numbers' curves, with no blur measured (a highlight, too little contrast), or
+    # disagreeing, the two are not two witnesses.
+    assert agreed_confidence(("3", 0.36), ("3", 0.25), 0.11) is None
+    assert agreed_confidence(("4", 0.35), ("4", 0.3), None) is None
+    assert agreed_confidence(("1", 0.88), ("6", 0.8), 0.03) is None
+
+
+def test_a_tile_is_as_sure_as_its_design_s_readings_together():
+    from vision.colour import ColourReading
+    from vision.design import DesignReading
+    from vision.pipeline import tile_confidence
+
+    mask = np.zeros((64, 64), np.uint8)
+    mask[20:44, 20:44] = 1
+    features = (0.97, 0.69, -0.073, 0.022)  # the square's own
+    colour = ColourReading("B", 0.9, (0.0, 0.0))
+    assert tile_confidence(DesignReading("4", 0.4, mask, features), colour) == pytest.approx(0.4)
+    assert tile_confidence(DesignReading("4", 0.4, mask, features, agreed=0.6), colour) == pytest.approx(0.6)
+    assert tile_confidence(DesignReading("4", 0.4, mask, features, agreed=0.95), colour) == pytest.approx(0.9)
+
+
+@pytest.mark.parametrize("condition, seed", [("groups", 263), ("groups", 256), ("oblique", 202)])
+def test_small_clovers_and_diamonds_both_readings_agree_on_are_sure(condition, seed):
+    # Groups 263 and 256: clovers of small tiles (blur 0.03-0.04 of a tile) that both readings read
+    # as clovers, 0.41-0.44 sure each, under SURE_AT either way; oblique 202 a diamond (0.43 and
+    # 0.09). Both readings' doubt together, they are sure, and the photos exact.
+    from .test_refusals import _read_and_score
+
+    photo, result, score = _read_and_score(condition, seed)
+    assert score.exact and score.correct == len(photo.cells)
+
+
+def test_a_photo_whose_every_tile_each_reading_alone_doubts_is_still_refused():
+    # Extreme 236 (beyond 55 degrees): 4 of its 6 tiles read, each not sure, 2 dropped. One tile's
+    # two readings agree and make it sure; the photo, judged as a whole on each reading alone, is
+    # still refused rather than read with two tiles dropped without a word.
+    from vision.errors import RetakePhotoError
+
+    from .test_refusals import _read_and_score
+
+    with pytest.raises(RetakePhotoError, match="not sure of 4 of the 4"):
+        _read_and_score("extreme", 236)
+
+
 def test_the_designs_of_many_tiles_at_once_are_each_one_s_alone():
     # classify_designs compares every tile's profile and four numbers with the designs' in one call
     # each: each tile's distances, and so its reading, must be what it would be alone, to the last bit.
