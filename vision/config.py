@@ -231,6 +231,19 @@ class LatticeConfig:
     # most of it (tinted 153: 0.51), while a board's print beside the tiles fitted so leaves a side
     # mostly light (board 0, 13: at most 0.38).
     min_hidden_fitted_side: float = 0.45
+    # A glimpse of a tile's face under something (lattice._glimpsed): a cell beside a tile read whose
+    # corners or side middles and square are partly as dark as the faces, and whose sides facing no
+    # tile are dark along this much of one side at least and this much of a side in all (the tile's
+    # own outer edge, cut by the finger: occluded 17, 31, 47, 85, 101, 145, 0.44-0.59 and 0.6-1.0; an
+    # empty cell beside tiles in a steep or oblique view, their thick sides and shadows darkening
+    # only the side facing them, at most 0.31 and 0.62; a board's printed squares up to 0.56 and
+    # 0.92). Not asked about alone: it makes something of skin's hue standing apart from the table
+    # by part of its spread, from the photo's edge over that cell, a finger (occluder.find_occluder).
+    min_glimpse_face: float = 0.3
+    min_glimpse_dark: float = 0.12
+    glimpse_level_ratio: float = 1.15
+    min_glimpse_side: float = 0.38
+    min_glimpse_sides: float = 0.6
     max_tilt: float = 62.0  # degrees from straight down: a steeper photo is refused
     min_near_far: float = 0.3  # the smallest cell over the largest: less is refused as too oblique
     min_cell_photo_px: float = 12.0  # photo pixels: smaller cells are refused (move closer)

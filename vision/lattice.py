@@ -196,6 +196,8 @@ class GridInPlane:
     # Cells left out of `missing` for a dark lighter than the nearest tiles' faces (_lighter_than_near):
     # print, unless the design on it reads sure as a tile's (pipeline.read_asked).
     pale: list[Cell] = field(default_factory=list)
+    # Cells showing a glimpse of a tile's face, too little to ask about alone (see _glimpsed).
+    glimpsed: list[Cell] = field(default_factory=list)
 
 
 def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: LatticeConfig | None = None,
@@ -241,6 +243,7 @@ def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: La
         rect, found = look(box)
     evidence = _evidence(rect, found, find_config, cfg)
     tiles, missing, cut_off, clear_missing, pale = _decide(evidence, cfg)
+    glimpsed = _glimpsed(evidence, cfg, {t.cell for t in tiles}, set(missing) | set(cut_off) | set(clear_missing))
     # Tiles the rectified view found beyond the plane's (far, blurred designs the first search did
     # not see) may lie on the region's edge: the cells past them were not looked at, and a tile
     # there would be dropped without a word (extreme 173: a far row found at the region's top,
@@ -279,7 +282,7 @@ def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: La
     lattice.pitch, lattice.angle = _pitch_and_angle(homography, lattice.cells)
     tilt, near_far, smallest = _view(homography, lattice.cells, image.shape)
     return GridInPlane(lattice, tiles, missing, cut_off, tilt, near_far, smallest, sorted(printed),
-                       clear_missing, pale)
+                       clear_missing, pale, glimpsed)
 
 
 def _region(cells, homography, shape, cfg: LatticeConfig) -> tuple[int, int, int, int]:
@@ -962,6 +965,36 @@ def _partly_hidden(ev: _Evidence, cfg: LatticeConfig, tiles: set, asked: set) ->
                     found.append(key)
                     near.add(key)
                     grew = True
+    return found
+
+
+def _glimpsed(ev: _Evidence, cfg: LatticeConfig, tiles: set, asked: set) -> list[Cell]:
+    """Cells beside a tile read that show a glimpse of a tile's face, too little for _partly_hidden.
+
+    A tile mostly under a finger keeps a corner or an edge of its face in
+    view: its corners or side middles and its square partly as dark as the
+    tiles' faces, and its own outer edge, the sides facing no tile, dark
+    along part of their length (`min_glimpse_side` of one, `min_glimpse_sides`
+    in all), where the finger does not cross it. An empty cell beside the
+    tiles of a steep view is darkened by their thick sides and shadows on the
+    sides facing them, and at the ends of the others only. A board's printed
+    square shows the same, so such a cell is not asked about: it is evidence
+    for a finger (occluder.find_occluder).
+    """
+    found = []
+    rect = ev.rect
+    level = cfg.glimpse_level_ratio * ev.face_level
+    for i in range(rect.rows):
+        for j in range(rect.cols):
+            key = (rect.top + i, rect.left + j)
+            if key in tiles or key in asked or ev.outside[i, j] > cfg.max_outside or ev.level[i, j] > level \
+                    or ev.face[i, j] < cfg.min_glimpse_face or ev.dark[i, j] < cfg.min_glimpse_dark:
+                continue
+            around = _beside(key)
+            outer = [float(side) for n, side in zip(around, ev.sides[i, j]) if n not in tiles]
+            if len(outer) < 4 and outer and max(outer) >= cfg.min_glimpse_side \
+                    and sum(outer) >= cfg.min_glimpse_sides:
+                found.append(key)
     return found
 
 

@@ -48,21 +48,23 @@ Cell = tuple[int, int]
 
 
 def covered_cells(image, lattice: Lattice, tiles: list[Cell], asked: list[Cell],
-                  config: OccluderConfig | None = None) -> list[Cell]:
+                  config: OccluderConfig | None = None, glimpsed=()) -> list[Cell]:
     """Lattice cells beside or among `tiles` (the cells read) that something coming in from the
-    photo's edge covers in part; none of `asked` (cells already asked about)."""
+    photo's edge covers in part; none of `asked` (cells already asked about). `glimpsed`: cells
+    showing a glimpse of a tile's face (lattice._glimpsed)."""
     cfg = config or OccluderConfig()
     if not tiles:
         return []
-    blob, lat, t = find_occluder(image, lattice, tiles, cfg, asked)
+    blob, lat, t = find_occluder(image, lattice, tiles, cfg, asked, glimpsed)
     if blob is None:
         return []
     return _cells_under(blob, lat, t, lattice.tile, tiles, asked, cfg)
 
 
-def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfig, asked=()):
+def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfig, asked=(), glimpsed=()):
     """(mask of the occluder in a scaled copy of `image` or None, the lattice in that copy, a tile's side there).
-    `asked`: cells already asked about, left out of the table's sample."""
+    `asked`: cells already asked about, left out of the table's sample; `glimpsed`: cells showing a
+    glimpse of a tile's face (lattice._glimpsed)."""
     import cv2
     import numpy as np
 
@@ -119,9 +121,36 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
     blob, count = _limbs(foreign, t, cfg)
     if not count and cfg.smooth_spread > 0:
         candidate = skin & (apart > cfg.smooth_spread * spread)
-        if _may_hold_limb(cv2.morphologyEx(candidate.astype(np.uint8), cv2.MORPH_OPEN, disc), t, cfg):
+        opened = cv2.morphologyEx(candidate.astype(np.uint8), cv2.MORPH_OPEN, disc)
+        if _may_hold_limb(opened, t, cfg):
             blob, count = _smooth_limbs(image, k, candidate, table, disc, t, cfg)
+            if not count and len(glimpsed):
+                blob, count = _over_glimpses(opened, lat, t, lattice.tile, glimpsed, cfg)
     return (blob if count else None), lat, t
+
+
+def _over_glimpses(opened, lat: Lattice, t: float, tile: float, glimpsed, cfg: OccluderConfig):
+    """(the parts of `opened` (a 0/1 mask: skin's hue standing apart from the table by part of its
+    spread, opened by a finger's disc) from the photo's edge, large enough for a limb, that cover a
+    cell of `glimpsed`, a bool mask; how many). Neither alone is a finger: a lighter plank of the wood
+    stands apart so, and a board's printed square beside the tiles looks like a tile's glimpsed face;
+    a finger of the wood's own hue over a tile, one side of the tile showing past it, is both."""
+    import cv2
+    import numpy as np
+
+    height, width = opened.shape
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    blob = np.zeros((height, width), bool)
+    limbs = 0
+    for n in range(1, count):
+        x, y, w, h, area = stats[n]
+        if area < cfg.min_area * t * t or (x > 0 and y > 0 and x + w < width and y + h < height):
+            continue
+        component = labels == n
+        if any(_share_covered(component, lat, cell, tile, cfg) >= cfg.min_cover for cell in glimpsed):
+            blob |= component
+            limbs += 1
+    return blob, limbs
 
 
 def _may_hold_limb(opened, t: float, cfg: OccluderConfig) -> bool:
@@ -269,22 +298,29 @@ def _lab(bgr):
 _linear_lut = _xyz_matrix = None
 
 
+def _share_covered(mask, lat: Lattice, cell: Cell, tile: float, cfg: OccluderConfig) -> float:
+    """The share of a grid of points over `cell`'s tile that `mask` (bool) holds, of those inside it (0
+    when none is)."""
+    import numpy as np
+
+    height, width = mask.shape
+    steps = np.linspace(-0.4, 0.4, 5) * tile
+    r, c = cell
+    pts = np.round(lat.to_image(np.array([(a + c, b + r) for a in steps for b in steps]))).astype(int)
+    inside = (pts[:, 0] >= 0) & (pts[:, 0] < width) & (pts[:, 1] >= 0) & (pts[:, 1] < height)
+    return float(mask[pts[inside, 1], pts[inside, 0]].mean()) if inside.any() else 0.0
+
+
 def _cells_under(blob, lat: Lattice, t: float, tile: float, tiles: list[Cell], asked: list[Cell], cfg: OccluderConfig):
     """The cells beside the tiles that `blob` covers in part."""
     import cv2
     import numpy as np
 
-    height, width = blob.shape
     have = set(tiles) | set(asked)
     reach = cv2.distanceTransform((~blob).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_PRECISE) <= cfg.reach * t
-    steps = np.linspace(-0.4, 0.4, 5) * tile
-    grid_pts = np.array([(a, b) for a in steps for b in steps])
 
     def covered(cell) -> bool:
-        r, c = cell
-        pts = np.round(lat.to_image(grid_pts + (c, r))).astype(int)
-        inside = (pts[:, 0] >= 0) & (pts[:, 0] < width) & (pts[:, 1] >= 0) & (pts[:, 1] < height)
-        return bool(inside.any()) and float(reach[pts[inside, 1], pts[inside, 0]].mean()) >= cfg.min_cover
+        return _share_covered(reach, lat, cell, tile, cfg) >= cfg.min_cover
 
     # From the tiles read, along the blob: a finger laid along a line of tiles hides several.
     found: list[Cell] = []

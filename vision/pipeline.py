@@ -128,7 +128,7 @@ def _locate(image, config: VisionConfig):
     missing += faceless_tiles(grid.lattice, candidates, scale, [t.cell for t in grid.tiles], asked, config)
     missing += untrusted_designs(grid.lattice, candidates, scale, [t.cell for t in grid.tiles], missing + asked,
                                  config)
-    return grid.lattice, grid.tiles, missing, grid.clear_missing, seen, grid.pale
+    return grid.lattice, grid.tiles, missing, grid.clear_missing, seen, grid.pale, grid.glimpsed
 
 
 def untrusted_designs(lattice: Lattice, candidates, scale: float, tiles, asked, config: VisionConfig) -> list:
@@ -601,8 +601,8 @@ def read_image(
     colours = get_tileset(tileset).colours
     # Cells asked about for a clear design only are left out of the finger's count and the designs'
     # placing: a design clear in both searches yet on no tile read is `unplaced`'s to refuse.
-    lattice, found, missing, clear_missing, seen, pale = _locate(image, cfg)
-    covered = covered_cells(image, lattice, [t.cell for t in found], missing, cfg.occluder)
+    lattice, found, missing, clear_missing, seen, pale, glimpsed = _locate(image, cfg)
+    covered = covered_cells(image, lattice, [t.cell for t in found], missing, cfg.occluder, glimpsed)
     if len(covered) >= cfg.occluder.refuse_cells:
         raise RetakePhotoError(
             f"a finger or a hand covers part of the grid ({len(covered)} places where a tile may be hidden): "

@@ -504,3 +504,45 @@ def test_a_striped_cloth_s_bands_are_not_left_out_of_the_table_s_sample():
     with pytest.raises(RetakePhotoError) as caught:
         _read_and_score("cloth", 152, replace(cfg, occluder=replace(cfg.occluder, max_loose_limbs=10)))
     assert caught.value.reason == "covered"
+
+
+@pytest.mark.parametrize("seed", [47, 101])
+def test_a_finger_of_the_wood_s_hue_over_a_glimpsed_tile_is_found(seed):
+    # The evaluation set's "occluded" photos 47 and 101: a finger on wood of its own hue, its blocks
+    # no smoother than the wood's least grain, over tiles beside the grid; two tiles in each were
+    # dropped without a word. What the finger leaves of a tile it covers is the tile's own outer
+    # edge, dark along part of its sides facing no tile (lattice._glimpsed), where an empty cell
+    # beside the tiles is darkened on the side facing them only. Skin's hue standing apart from the
+    # wood by part of its spread, from the photo's edge over such a cell, is the finger: the photo
+    # is refused as covered.
+    from vision.config import VisionConfig
+
+    with pytest.raises(RetakePhotoError) as caught:
+        _read_and_score("occluded", seed)
+    assert caught.value.reason == "covered"
+    cfg = VisionConfig()
+    unseen = replace(cfg, lattice=replace(cfg.lattice, min_glimpse_sides=1e9))
+    photo, _, score = _read_and_score("occluded", seed, unseen)
+    assert score.confidently_wrong > 0  # without the glimpses: tiles under the finger dropped without a word
+    _no_finger_found_without_it(photo)
+
+
+def test_a_glimpse_of_a_tile_is_its_outer_edge_not_its_neighbours_sides():
+    # A cell beside a tile read whose sides facing no tile are dark along part of their length is a
+    # glimpse of a tile; the same darkness on the side facing the tile is that tile's thick side or
+    # shadow, and a cell with no tile beside it is not looked at.
+    from vision.config import LatticeConfig
+    from vision.lattice import _glimpsed
+
+    cfg = LatticeConfig()
+    rect = SimpleNamespace(top=0, left=0, rows=1, cols=2)
+
+    def evidence(sides):
+        return SimpleNamespace(rect=rect, face_level=1.0, outside=np.zeros((1, 2)), level=np.ones((1, 2)),
+                               face=np.full((1, 2), 0.45), dark=np.full((1, 2), 0.3),
+                               sides=np.array([[(0.0, 0.0, 0.0, 0.0), sides]]))
+
+    # Sides: top, bottom, left (the tile read at (0, 0)), right.
+    assert _glimpsed(evidence((0.45, 0.42, 0.0, 0.0)), cfg, {(0, 0)}, set()) == [(0, 1)]
+    assert _glimpsed(evidence((0.0, 0.0, 0.9, 0.2)), cfg, {(0, 0)}, set()) == []
+    assert _glimpsed(evidence((0.45, 0.42, 0.0, 0.0)), cfg, set(), set()) == []
