@@ -395,7 +395,10 @@ def mend_by_symmetry(readings, config: DesignConfig) -> list:
     highlight (design.glared) is mended: without one, a design's doubt is its own (blur, a small
     tile), which its turns do not settle but only smooth towards what it looked like (a blurred
     clover of 20 pixels read as a diamond, 0.39 -> 0.60, sure and wrong). The mended reading of
-    another design is not kept: the symmetry only mends what the first reading already saw. The
+    another design is kept only when most of what the mend changed lies under the highlight
+    (design.glare_share at least `min_glared_change`: a bite the highlight took out of a square's
+    side, filled; a blob of highlight on the face, dropped); elsewhere the change is the design's
+    own shape, which the symmetry would only smooth towards another design. The
     paint's colour is still sampled in the first mask (the reading's `mask`): what the mend takes
     out (a highlight on the face) or fills in (paint a highlight paled) is pale, which the colour's
     sample leaves out (colour.colour_sample), and a tile whose design was sure reads as before.
@@ -514,7 +517,10 @@ def reread_in_white(patches, designs, lights, config: DesignConfig) -> list[int]
     not, so the patch is read again in the highlight's own colour too (colour.highlight_light), and
     the surer reading is kept. Only a patch with a highlight is read again (without one, the second
     cut would only be another draw at a design the first found unsure). A reading of another design
-    than the first is kept (its outline is the better one) but no surer than the first.
+    than the first is kept (its outline is the better one) but no surer than the first, unless most
+    of the pixels the two disagree on lie under the highlight (design.glare_share at least
+    `min_glared_change`): then it is the first outline where the glare had not bent it, and keeps its
+    own confidence.
     """
     from vision.colour import highlight_light, white_balanced
     from vision.design import classify_designs, design_outline, core_margin, glare_share, glared
