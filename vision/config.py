@@ -287,6 +287,13 @@ class DesignConfig:
     chroma_share: float = 0.35  # and is at least this share of its brightness where least glared (a white's is 0.17-0.27)
     glare_contrast: float = 40.0  # and whose dimmest channel shows a highlight this much above its median
     tinted_light: float = 1.1  # a design not sure is read again in white light when the light's strongest channel is this many times its weakest
+    # A second reading of a glared design (read again in white light, or mended by its symmetry) that
+    # reads another design is trusted as far as its own confidence when at least this share of the
+    # pixels it changed lie under the highlight (design.glare_share): glare bends a design's outline
+    # only where the lamp is mirrored. Tinted seeds 0-263: the second readings right 0.70-0.96 (81,
+    # 141, 245, 261), wrong 0.02-0.44 (a glared wild's star, a square's mend to a star, a
+    # mis-centred patch).
+    min_glared_change: float = 0.6
     # A cell the search left "a tile may be missing here" is a tile when its design, cut at its node,
     # reads at least this sure (pipeline.read_asked): well past SURE_AT, since the search did not trust
     # that design. On seeds 12-47 of board, occluded, mixed, large, groups, packed and extreme and

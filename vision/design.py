@@ -444,6 +444,25 @@ def glared(patch, config: DesignConfig | None = None) -> bool:
     return _glare_rise(darkest(patch), core_margin(patch.shape[0], cfg)) >= cfg.glare_contrast
 
 
+def glare_share(patch, first, second, config: DesignConfig | None = None) -> float:
+    """The share of the pixels two design masks of a BGR tile `patch` disagree on that lie under a
+    highlight: their dimmest channel `glare_contrast` or more above both its median in the tile's
+    middle (glared's mark) and its median on the `first` mask's paint (a white paint's dimmest channel
+    is high all over, a highlight lifts it further). 0 when the masks agree everywhere."""
+    import numpy as np
+
+    cfg = config or DesignConfig()
+    first = first.astype(bool)
+    changed = first != second.astype(bool)
+    if patch.ndim != 3 or not changed.any() or not first.any():
+        return 0.0
+    dimmest = darkest(patch)
+    size, c0 = dimmest.shape[0], core_margin(dimmest.shape[0], cfg)
+    middle, paint = (percentiles_of_counts(np.bincount(values.ravel(), minlength=256), (50,))[0]
+                     for values in (dimmest[c0 : size - c0, c0 : size - c0], dimmest[first]))
+    return float((dimmest[changed] >= max(middle, paint) + cfg.glare_contrast).mean())
+
+
 def core_margin(size: int, cfg: DesignConfig) -> int:
     """Pixels from each side of a `size` patch to its middle (`cfg.core` of it), where the table cannot show."""
     return int(round(size * (1 - cfg.core) / 2))

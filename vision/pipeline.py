@@ -395,12 +395,15 @@ def mend_by_symmetry(readings, config: DesignConfig) -> list:
     highlight (design.glared) is mended: without one, a design's doubt is its own (blur, a small
     tile), which its turns do not settle but only smooth towards what it looked like (a blurred
     clover of 20 pixels read as a diamond, 0.39 -> 0.60, sure and wrong). The mended reading of
-    another design is not kept: the symmetry only mends what the first reading already saw. The
+    another design is kept only when most of what the mend changed lies under the highlight
+    (design.glare_share at least `min_glared_change`: a bite the highlight took out of a square's
+    side, filled; a blob of highlight on the face, dropped); elsewhere the change is the design's
+    own shape, which the symmetry would only smooth towards another design. The
     paint's colour is still sampled in the first mask (the reading's `mask`): what the mend takes
     out (a highlight on the face) or fills in (paint a highlight paled) is pale, which the colour's
     sample leaves out (colour.colour_sample), and a tile whose design was sure reads as before.
     """
-    from vision.design import classify_designs, four_fold, glared, outline_of
+    from vision.design import classify_designs, four_fold, glare_share, glared, outline_of
 
     unsure = [k for k, r in enumerate(readings)
               if r is not None and r[1].confidence < SURE_AT and glared(r[0], config)]
@@ -408,9 +411,11 @@ def mend_by_symmetry(readings, config: DesignConfig) -> list:
     mended = [(k, mask) for k, mask in mended if mask.any()]
     again = classify_designs([outline_of(mask) for _, mask in mended], config.patch_size)
     out = list(readings)
-    for (k, _), reading in zip(mended, again):
+    for (k, mask), reading in zip(mended, again):
         patch, design, offset = out[k]
-        if reading.design == design.design and reading.confidence > design.confidence:
+        if reading.confidence > design.confidence and (
+                reading.design == design.design
+                or glare_share(patch, design.mask, mask, config) >= config.min_glared_change):
             out[k] = (patch, replace(reading, mask=design.mask), offset)
     return out
 
@@ -512,10 +517,13 @@ def reread_in_white(patches, designs, lights, config: DesignConfig) -> list[int]
     not, so the patch is read again in the highlight's own colour too (colour.highlight_light), and
     the surer reading is kept. Only a patch with a highlight is read again (without one, the second
     cut would only be another draw at a design the first found unsure). A reading of another design
-    than the first is kept (its outline is the better one) but no surer than the first.
+    than the first is kept (its outline is the better one) but no surer than the first, unless most
+    of the pixels the two disagree on lie under the highlight (design.glare_share at least
+    `min_glared_change`): then it is the first outline where the glare had not bent it, and keeps its
+    own confidence.
     """
     from vision.colour import highlight_light, white_balanced
-    from vision.design import classify_designs, design_outline, core_margin, glared
+    from vision.design import classify_designs, design_outline, core_margin, glare_share, glared
 
     tried = []
     for k, (design, light) in enumerate(zip(designs, lights)):
@@ -534,8 +542,10 @@ def reread_in_white(patches, designs, lights, config: DesignConfig) -> list[int]
     again = classify_designs([outline for _, outline in tried], config.patch_size)
     for (k, _), reading in zip(tried, again):
         if reading.confidence > designs[k].confidence:
-            if reading.design != designs[k].design:
-                # The two readings disagree: the tile stays as unsure as the first one was.
+            if reading.design != designs[k].design \
+                    and glare_share(patches[k], designs[k].mask, reading.mask, config) < config.min_glared_change:
+                # The two readings disagree, and not where the highlight lies: the tile stays as unsure
+                # as the first one was.
                 reading = replace(reading, confidence=designs[k].confidence)
             designs[k] = reading
             if k not in changed:

@@ -279,6 +279,63 @@ def test_a_design_under_a_tinted_highlight_is_read_again_in_white_light(design, 
     assert reread_in_white([tinted], again, [(1.02, 1.0, 0.98)], DesignConfig()) == []
 
 
+def test_a_design_read_again_as_another_where_the_highlight_lies_keeps_its_own_confidence():
+    # A purple circle under a warm lamp, the lamp's highlight over its top: its chroma mask lost the
+    # paint the highlight paled and read an eight-point star (0.00). In white light the circle is
+    # whole again, another design than the first, but every pixel the two readings disagree on lies
+    # under the highlight (design.glare_share): the second reading keeps its own confidence.
+    from vision.config import SURE_AT, DesignConfig
+    from vision.design import classify_design, draw_design
+    from vision.pipeline import reread_in_white
+
+    grey = draw_design("1", 64, 0.02)
+    weight = (grey.astype(np.float32) - grey.min()) / (int(grey.max()) - int(grey.min()))
+    face = np.array([22, 18, 16], np.float32)
+    patch = (face + weight[..., None] * (np.array((150, 60, 110), np.float32) - face)).astype(np.uint8)
+    light = (0.6, 1.0, 1.4)
+    tinted = _under_lamp(patch, light, (32, 14), 8.0, 1.0)
+    designs = [classify_design(tinted)]
+    assert designs[0].design != "1" and designs[0].confidence < SURE_AT
+    assert reread_in_white([tinted], designs, [light], DesignConfig()) == [0]
+    assert designs[0].design == "1" and designs[0].confidence >= SURE_AT
+
+
+def _green_square(bite_centre=None):
+    """A green square on its black face, a round bite of face taken out of its top side at `bite_centre`."""
+    import cv2
+
+    from vision.design import draw_design
+
+    grey = draw_design("4", 64, 0.02)
+    if bite_centre is not None:
+        cv2.circle(grey, bite_centre, 7, int(grey.min()), -1)
+    weight = (grey.astype(np.float32) - grey.min()) / (int(grey.max()) - int(grey.min()))
+    face = np.array([22, 18, 16], np.float32)
+    return (face + weight[..., None] * (np.array((40, 150, 40), np.float32) - face)).astype(np.uint8)
+
+
+def test_a_design_a_highlight_bit_into_is_mended_to_its_own_design_where_the_highlight_lies():
+    # A highlight over the middle of a green square's top side pales the paint under it: the mask
+    # loses a bite there and reads a four-point star, unsure. Mended by its quarter turns, the bite is
+    # filled and the square reads sure: another design than the first, kept because what the mend
+    # changed lies under the highlight (design.glare_share). The same bite in the face's own black,
+    # a highlight elsewhere on the face, is the design's shape as the photo shows it: not mended
+    # into another design.
+    from vision.config import SURE_AT, DesignConfig
+    from vision.design import classify_design, glared
+    from vision.pipeline import mend_by_symmetry
+
+    glared_bite = _under_lamp(_green_square(), (1.0, 1.0, 1.0), (32, 14), 7.0, 0.8)
+    first = classify_design(glared_bite)
+    assert first.design != "4" and first.confidence < SURE_AT
+    mended = mend_by_symmetry([(glared_bite, first, (0.0, 0.0))], DesignConfig())[0][1]
+    assert mended.design == "4" and mended.confidence >= SURE_AT
+    black_bite = _under_lamp(_green_square((32, 14)), (1.0, 1.0, 1.0), (12, 52), 4.0, 0.8)
+    first = classify_design(black_bite)
+    assert first.design != "4" and first.confidence < SURE_AT and glared(black_bite)
+    assert mend_by_symmetry([(black_bite, first, (0.0, 0.0))], DesignConfig())[0][1] is first
+
+
 def _star_with_a_blob_beside_it(paint=(230, 230, 230)):
     """An eight-point star of `paint` (BGR) on its black face, a blob as bright joined to its right side:
     in white, a highlight."""
@@ -296,7 +353,8 @@ def _star_with_a_blob_beside_it(paint=(230, 230, 230)):
 def test_a_not_sure_design_is_mended_by_its_symmetry_to_the_same_design_only():
     # The highlight joined to one side bends the star's outline: it reads unsure. Its mask mended by
     # the star's own quarter turns (vision.design.four_fold) reads it sure; a mended reading of
-    # another design than the first is not kept.
+    # another design than the first is not kept when what it changed is no highlight (here as bright
+    # as the white paint itself: design.glare_share).
     from dataclasses import replace
 
     from vision.config import SURE_AT, DesignConfig
