@@ -292,15 +292,16 @@ class DesignReading:
     agreed: float | None = None
 
 
-def design_mask(patch, config: DesignConfig | None = None):
-    """The design's pixels in a tile patch (uint8, 1 on the design). Raises ClassifyError if none."""
+def design_mask(patch, config: DesignConfig | None = None, glare: bool | None = None):
+    """The design's pixels in a tile patch (uint8, 1 on the design). Raises ClassifyError if none.
+    `glare`: the patch's glared(), when the caller has it (None: measured here)."""
     import cv2
     import numpy as np
 
     cfg = config or DesignConfig()
     size = patch.shape[0]
     c0 = core_margin(size, cfg)
-    value = _design_image(patch, c0, cfg)
+    value = _design_image(patch, c0, cfg, glare)
     margin = int(round(size * (1 - cfg.inner) / 2))
     inner = value[margin : size - margin, margin : size - margin]
     # The threshold between face and paint comes from the tile's middle, where the
@@ -352,13 +353,13 @@ def design_mask(patch, config: DesignConfig | None = None):
     return _filled(mask)
 
 
-def _design_image(patch, c0: int, cfg: DesignConfig):
+def _design_image(patch, c0: int, cfg: DesignConfig, glare: bool | None = None):
     """The image the design is told from the face in: the patch's brightest channel, or, for a
     coloured design under glare, its chroma (`_glared_chroma`), stretched from the face's median
     (0) to the paint's (255)."""
     import numpy as np
 
-    told = _glared_chroma(patch, c0, cfg)
+    told = _glared_chroma(patch, c0, cfg, glare)
     if told is None:
         return brightest(patch)
     value, chroma, face, paint = told
@@ -377,7 +378,7 @@ def _design_image(patch, c0: int, cfg: DesignConfig):
     return np.clip(stretched, 0, 255).astype(np.uint8)
 
 
-def _glared_chroma(patch, c0: int, cfg: DesignConfig):
+def _glared_chroma(patch, c0: int, cfg: DesignConfig, glare: bool | None = None):
     """(brightest channel, chroma, the face's median chroma, the paint's) of a coloured design under
     glare, whose design is told by its chroma (brightest minus dimmest channel); None when it is
     told by brightness.
@@ -390,18 +391,18 @@ def _glared_chroma(patch, c0: int, cfg: DesignConfig):
     brightness, as is any design whose chroma does not stand `chroma_contrast` above the face's
     or is less than `chroma_share` of its brightness (a white under a coloured light),
     and any tile whose dimmest channel does not rise `glare_contrast` above its median somewhere
-    (no glare).
+    (no glare). `glare`: the patch's glared(), when the caller has it (None: measured here).
     """
     import cv2
     import numpy as np
 
-    if patch.ndim != 3 or patch.dtype != np.uint8:
+    if patch.ndim != 3 or patch.dtype != np.uint8 or glare is False:
         return None
     dimmest = darkest(patch)
     size = patch.shape[0]
     # Glare shows in the dimmest channel, which face and coloured paint alike keep low: a tile
     # without it is read by brightness, as it always was.
-    if _glare_rise(dimmest, c0) < cfg.glare_contrast:
+    if glare is None and _glare_rise(dimmest, c0) < cfg.glare_contrast:
         return None
     value = brightest(patch)
     chroma = value - dimmest
@@ -496,7 +497,7 @@ def _median_of_running(running: list[int], start: int, stop: int) -> float:
     return (low + high) / 2
 
 
-def blur_of(patch, config: DesignConfig | None = None) -> float | None:
+def blur_of(patch, config: DesignConfig | None = None, glare: bool | None = None) -> float | None:
     """How blurred a tile's patch is: the width of its design's edges, as a fraction of the tile.
 
     A sharp step of contrast C blurred by a Gaussian of width s has a steepest
@@ -511,12 +512,13 @@ def blur_of(patch, config: DesignConfig | None = None) -> float | None:
     coloured design's chroma (unstretched: stretched between the face's and the
     paint's medians, a blurred edge's ramp is cut short). In brightness a highlight on a dark
     paint (a green, a blue) sets the contrast, two or three times the paint's
-    own step at its edge, and a sharp tile measured 0.06-0.08.
+    own step at its edge, and a sharp tile measured 0.06-0.08. `glare`: the patch's glared(), when
+    the caller has it (None: measured here).
     """
     import numpy as np
 
     cfg = config or DesignConfig()
-    told = _glared_chroma(patch, core_margin(patch.shape[0], cfg), cfg)
+    told = _glared_chroma(patch, core_margin(patch.shape[0], cfg), cfg, glare)
     value = brightest(patch) if told is None else told[1]
     n = value.shape[0]
     m = n // 8  # the tile's own outline (against any table) stays out
@@ -571,8 +573,9 @@ def percentiles_of_counts(counts, qs, unit: float = 1.0) -> list[float]:
         r = q / 100 * (n - 1)
         lo = int(math.floor(r))
         hi = min(lo + 1, n - 1)
-        a = int(np.searchsorted(below, lo, side="right")) * unit
-        b = int(np.searchsorted(below, hi, side="right")) * unit
+        # The array's own searchsorted: np.searchsorted's wrapper costs more than the search.
+        a = int(below.searchsorted(lo, side="right")) * unit
+        b = int(below.searchsorted(hi, side="right")) * unit
         out.append(a + (b - a) * (r - lo))
     return out
 
@@ -626,6 +629,13 @@ def array_median(values, axis=None):
         return np.mean(a, axis=axis)  # NaN, with NumPy's warning
     half = size // 2
     part = np.partition(a, [half - 1, half] if size % 2 == 0 else [half], axis=axis)
+    if axis is None and part.dtype.kind in "biuf" and part.dtype.itemsize >= (4 if part.dtype.kind == "f" else 1):
+        # np.mean of the middle one or two, its steps written out (several times its cost on a scalar):
+        # floats summed and halved in their own type, whole numbers and bools in float64.
+        kind = part.dtype.type if part.dtype.kind == "f" else np.float64
+        if size % 2:
+            return kind(part[half])
+        return kind((kind(part[half - 1]) + kind(part[half])) / 2)
     indexer = [slice(None)] * part.ndim
     indexer[0 if axis is None else axis] = slice(half - 1, half + 1) if size % 2 == 0 else slice(half, half + 1)
     return np.mean(part[tuple(indexer)], axis=0 if axis is None else axis)
@@ -731,10 +741,10 @@ class DesignOutline:
     blur: float | None = None  # the patch's blur (blur_of); None: not measured, or too little contrast
 
 
-def design_outline(patch, config: DesignConfig | None = None) -> DesignOutline:
-    """The design's mask, four numbers, radial profile and centre in a tile patch. Raises ClassifyError
-    if there is none."""
-    return outline_of(design_mask(patch, config))
+def design_outline(patch, config: DesignConfig | None = None, glare: bool | None = None) -> DesignOutline:
+    """The design's mask, four numbers, radial profile and centre in a tile patch (`glare`: its glared(),
+    when the caller has it). Raises ClassifyError if there is none."""
+    return outline_of(design_mask(patch, config, glare))
 
 
 def outline_of(mask) -> DesignOutline:

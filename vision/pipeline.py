@@ -328,15 +328,17 @@ def read_tiles(image, lattice: Lattice, tiles, config: VisionConfig) -> list:
     """read_tile of each (cell, offset) of `tiles`, None for a tile with no design; the designs'
     outlines compared with the designs' all at once (vision.design.classify_designs), each up to its
     patch's blur (DesignReading.blur)."""
-    from vision.design import classify_designs, design_outline
+    from vision.design import classify_designs, design_outline, glared
 
     size = config.design.patch_size
     # The tile, not its cell: where tiles lie apart, the table between them stays out.
     border = (lattice.tile - 1) / 2
 
     def outline_of(patch):
-        # The design's outline, then its blur (none measured for a patch without an outline).
-        return replace(design_outline(patch, config.design), blur=unglared_blur(patch, config.design))
+        # The design's outline, then its blur (none measured for a patch without an outline); the glare
+        # test that both ask for, taken once.
+        glare = glared(patch, config.design)
+        return replace(design_outline(patch, config.design, glare), blur=unglared_blur(patch, config.design, glare))
 
     cuts = []  # per tile: None, or [(patch, outline, offset)], a second cut around the design after it
     for cell, offset in tiles:
@@ -373,7 +375,7 @@ def read_tiles(image, lattice: Lattice, tiles, config: VisionConfig) -> list:
     return out
 
 
-def unglared_blur(patch, config: DesignConfig) -> float | None:
+def unglared_blur(patch, config: DesignConfig, glare: bool | None = None) -> float | None:
     """The blur a patch's design is compared with the designs up to (design.BLUR_REACH times it): its
     blur_of, but None (the designs' whole curves) for a patch with a highlight (design.glared), whose
     outline a highlight bends rather than blur, and whose blur measures the highlight's contrast (a
@@ -382,7 +384,9 @@ def unglared_blur(patch, config: DesignConfig) -> float | None:
     a red star."""
     from vision.design import glared
 
-    return None if glared(patch, config) else blur_of(patch, config)
+    if glare is None:
+        glare = glared(patch, config)
+    return None if glare else blur_of(patch, config, glare=False)
 
 
 def mend_by_symmetry(readings, config: DesignConfig) -> list:

@@ -275,3 +275,22 @@ def test_print_read_as_a_tile_lighter_than_the_tiles_beside_it_is_left_out(seed)
     # (lattice.TileCell.pale), as a pale cell asked about is (pipeline.read_asked).
     photo, result, score = _read_and_score("board", seed)
     assert score.exact and score.extra == 0 and result.unsure() == []
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_longest_line_is_the_row_or_column_holding_the_most_tiles(seed):
+    # plane._longest_line counts the tiles on each row and column itself (np.unique's numbers, for
+    # a fraction of its cost): the first most held, at least 3, its tiles' indices.
+    from vision.plane import _longest_line
+
+    rng = np.random.default_rng(seed)
+    for _ in range(200):
+        grid = rng.integers(-4, 5, (int(rng.integers(1, 25)), 2)).astype(np.float64)
+        best = None
+        for axis in (0, 1):
+            values, counts = np.unique(grid[:, axis], return_counts=True)
+            k = int(np.argmax(counts))
+            if counts[k] >= 3 and (best is None or counts[k] > len(best)):
+                best = np.nonzero(grid[:, axis] == values[k])[0]
+        got = _longest_line(grid)
+        assert (got is None and best is None) or np.array_equal(got, best)

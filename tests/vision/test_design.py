@@ -162,6 +162,8 @@ def test_array_median_percentile_and_distinct_give_numpys_numbers(seed):
         assert type(array_median(a)) is type(np.median(a)) and array_median(a) == np.median(a)
         assert array_median(list(a)) == np.median(list(a))
         assert distinct(a).dtype == np.unique(a).dtype and np.array_equal(distinct(a), np.unique(a))
+    flags = rng.random(n) < 0.5
+    assert (type(array_median(flags)), array_median(flags)) == (type(np.median(flags)), np.median(flags))
     for table in (rng.random((n, 3)).astype(np.float32), rng.random((n, 2)) * 50):
         assert np.array_equal(array_median(table, axis=0), np.median(table, axis=0))
         assert array_median(table, axis=0).dtype == np.median(table, axis=0).dtype

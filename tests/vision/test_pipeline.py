@@ -421,3 +421,31 @@ def test_each_tiles_design_is_read_up_to_its_patchs_blur_unless_a_highlight_bend
     assert not glared(patch, config.design) and design.blur is not None
     assert design.blur == blur_of(patch, config.design)
     assert glared(shone, config.design) and bent.blur is None
+
+
+def test_the_glare_test_is_taken_once_for_each_patch_read(monkeypatch):
+    # design_outline and the blur each ask whether a patch shows glare (design._glare_rise); read_tiles
+    # asks once and hands them the answer, with and without a highlight, and reads as before.
+    import vision.design as design_module
+    from vision.config import VisionConfig
+    from vision.design import blur_of, design_outline
+    from vision.lattice import Lattice
+    from vision.pipeline import read_tiles
+
+    from .test_design import _glared
+
+    clean = _star_with_a_blob_beside_it((200, 90, 20))
+    shiny = _glared(clean.copy(), (18, 44), 6.0, 200.0)
+    lattice = Lattice(np.array([[64.0, 0, 32], [0, 64.0, 32], [0, 0, 1]]), 64.0, 0.0)
+    config = VisionConfig()
+    rises, cuts = [], []
+    rise, mask = design_module._glare_rise, design_module.design_mask
+    monkeypatch.setattr(design_module, "_glare_rise", lambda *a: rises.append(1) or rise(*a))
+    monkeypatch.setattr(design_module, "design_mask", lambda *a, **k: cuts.append(1) or mask(*a, **k))
+    readings = read_tiles(np.hstack([clean, shiny]), lattice, [((0, 0), (0.0, 0.0)), ((0, 1), (0.0, 0.0))], config)
+    assert len(cuts) >= 2 and len(rises) == len(cuts)
+    monkeypatch.undo()
+    for patch, reading, _ in readings:
+        outline = design_outline(patch, config.design)
+        assert np.array_equal(outline.mask, reading.mask) and outline.features == reading.features
+    assert readings[0][1].blur == blur_of(readings[0][0], config.design)
