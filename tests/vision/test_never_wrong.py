@@ -308,3 +308,58 @@ def test_a_wild_whose_glared_sectors_read_white_is_read_sure(seed):
     # star). Counted on their paints' lines towards the light's colour, the wilds are sure.
     photo, result, score = _read_and_score("tinted", seed)
     assert score.exact and score.confidently_wrong == 0
+
+
+@pytest.mark.parametrize("seed", [252, 259])
+def test_a_tile_the_photo_s_edge_cuts_through_its_dark_paint_refuses_the_photo(seed):
+    # Cutoff 252 and 259: a green clover and a green circle at the photo's edge beside tiles read,
+    # most of what shows of them their deep paint, which the loose mask takes for dark: the cell's
+    # level 1.67 and 1.97 times the faces', past the 1.5 a cut-off tile's face may measure, so the
+    # grid was not taken to run on outside the photo and the tile was dropped without a word.
+    # Measured over its grey dark pixels (its paint left out: lattice._grey_level), the face is the
+    # tiles' own black (0.95-1.01), and the photo is refused as cut off.
+    from dataclasses import replace
+
+    from vision.config import VisionConfig
+    from vision.errors import RetakePhotoError
+
+    with pytest.raises(RetakePhotoError) as caught:
+        _read_and_score("cutoff", seed)
+    assert caught.value.reason == "cut-off"
+    cfg = VisionConfig()
+    _, _, before = _read_and_score("cutoff", seed, replace(cfg, lattice=replace(cfg.lattice, max_face_chroma=256)))
+    assert before.confidently_wrong == 1  # every dark pixel taken for face, paint too
+
+
+def test_a_far_tile_left_off_the_grid_is_told_by_its_neighbour_s_size():
+    # Packed 257: a steep packed block whose lattice's map did not shrink enough towards the far row;
+    # the far row fell between nodes and was dropped without a word. Its 8-star, a clean design
+    # ringed by face, sat on no cell read but was 0.42 of the median design placed (the nearer
+    # ones), too small to count as a clear tile left out; beside the design placed nearest it, at
+    # about its distance from the camera, it is 0.64: a clear tile left out, and the photo is
+    # refused (pipeline.unplaced).
+    from vision.errors import RetakePhotoError
+
+    with pytest.raises(RetakePhotoError) as caught:
+        _read_and_score("packed", 257)
+    assert caught.value.reason == "unplaced"
+
+
+@pytest.mark.parametrize("condition, seed", [("mixed", 180), ("mixed", 262), ("extreme", 250)])
+def test_a_tile_off_its_node_towards_a_corner_of_its_cell_is_not_dropped(condition, seed):
+    # Mixed 180 and 262: a tile at the corner of an L of tiles, 0.1-0.25 of a cell off its node
+    # towards the tiles beside it (a glared green square, a far blurred yellow clover), no design
+    # found; measured at the node its face is dark along the two sides towards them (0.63-0.96)
+    # and not the others (0-0.21), its corners and side middles 0.41-0.46. Extreme 250: a far
+    # orange circle at a line's end, its two sides 0.54 and 0.67. No rule that wants a tile's face
+    # round a cell asked about them, and each was dropped without a word; a face dark along two
+    # sides meeting at a corner, beside a tile read, is now asked about (lattice._dark_corner).
+    from dataclasses import replace
+
+    from vision.config import VisionConfig
+
+    photo, result, score = _read_and_score(condition, seed)
+    assert score.confidently_wrong == 0
+    cfg = VisionConfig()
+    _, _, before = _read_and_score(condition, seed, replace(cfg, lattice=replace(cfg.lattice, min_corner_side=1.1)))
+    assert before.confidently_wrong >= 1  # without the rule
