@@ -848,8 +848,15 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
         tiles[key] = TileCell(key, ev.offset.get(key, (sum(t.offset[0] for t in near) / len(near),
                                                        sum(t.offset[1] for t in near) / len(near))), False)
     # A face dark along two sides that meet at a corner, beside a tile read (those read for their face
-    # just above too): a tile off its node towards that corner (_dark_corner).
-    missing += [key for key in corners if _touches(key, tiles)]
+    # just above too) or a cell asked about: a tile off its node towards that corner (_dark_corner).
+    # From each cell found, so a run of them is found from its end (extreme 217: a far row of blurred
+    # circles at 62 degrees beside one tile read, each dark along its near side and the next one's).
+    beside = set(tiles) | set(missing)
+    found = True
+    while found:
+        found = [key for key in corners if key not in beside and _touches(key, beside)]
+        missing += found
+        beside.update(found)
     # A design on a tile's black face that no rule above took: a tile the player should be asked about.
     # So is a clear tile's design (trusted, the tiles' size, four-fold symmetric, ringed by face
     # in the search itself) whose cell's measures failed: a tile nudged off its node, its face
