@@ -839,7 +839,7 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
                     and ev.band_second[i, j] >= cfg.min_missing_black_sides and _touches(key, tiles):
                 missing.append(key)
             elif black[i, j] and ev.face[i, j] >= cfg.min_corner_face and ev.middle[i, j] >= 0.5 \
-                    and _dark_corner(ev.sides[i, j], cfg):
+                    and _dark_corner(key, ev.sides[i, j], tiles, rect.homography, cfg):
                 corners.append(key)
     # A tile's face with no design found on it: read as a tile, where the tiles beside it drift.
     for key in faces:
@@ -992,18 +992,23 @@ def _toward_camera(homography, cell: Cell) -> tuple[float, float]:
     return (way[0] / norm, way[1] / norm) if norm > 0 else (0.0, 0.0)
 
 
-def _dark_corner(sides, cfg: LatticeConfig) -> bool:
-    """Whether two sides of a cell that meet at a corner (`sides`: top, bottom, left, right) are both
-    tile-black along their length (`min_corner_side`): a tile's face laid off the cell's node towards
-    that corner. Its face then leaves the two sides away from it (mixed 180 and 262, a tile at the
-    corner of an L of tiles 0.1-0.25 of a cell off its node: those sides 0-0.21, the corner ones
-    0.63-0.96, its corners and side middles 0.41-0.46 dark; extreme 250, a far tile at a line's end:
-    0.54 and 0.67), so no rule that wants a tile's face round it asked about it, and it was dropped
-    without a word. An empty cell shows the tiles beside it only where their thick sides face it
-    (`_only_sides`, asked first) or a shadow falls, lighter than a tile's face."""
-    top, bottom, left, right = (float(v) for v in sides)
-    least = cfg.min_corner_side
-    return any(a >= least and b >= least for a, b in ((top, left), (top, right), (bottom, left), (bottom, right)))
+def _dark_corner(cell: Cell, sides, tiles, homography, cfg: LatticeConfig) -> bool:
+    """Whether two sides of `cell` that meet at a corner (`sides`: top, bottom, left, right) are both
+    tile-black along their length (`min_corner_side`), neither against a tile read that stands further
+    from the camera than the cell: a tile's face laid off the cell's node towards that corner. Its face
+    then leaves the two sides away from it light (mixed 180 and 262, a tile at the corner of an L of
+    tiles 0.1-0.25 of a cell off its node: those sides 0-0.21, the corner ones 0.63-0.96, its corners
+    and side middles 0.41-0.46 dark; extreme 250, a far tile at a line's end: 0.54 and 0.67), so no
+    rule that wants a tile's face round it asked about it, and it was dropped without a word. A tile's
+    thick side shows on the camera's side of it, so a tile further from the camera darkens the band
+    of the cell beside it, even at a slant (oblique 256 and steep 249: an empty cell in an L's inner
+    corner, 0.08-0.13 of a step off straight towards the camera, its sides 0.69-0.74 and 0.98-1.0)."""
+    way = _toward_camera(homography, cell)
+    steps = ((-1, 0), (1, 0), (0, -1), (0, 1))  # (rows, cols) to the neighbour across each band
+    dark = [side >= cfg.min_corner_side and not ((cell[0] + dr, cell[1] + dc) in tiles and dc * way[0] + dr * way[1] < 0)
+            for (dr, dc), side in zip(steps, sides)]
+    top, bottom, left, right = dark
+    return (top or bottom) and (left or right)
 
 
 def _only_sides(cell: Cell, sides, tiles, homography, cfg: LatticeConfig) -> bool:
