@@ -838,8 +838,7 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
             elif ev.dark[i, j] >= cfg.min_missing_black and ev.level[i, j] <= cfg.missing_black_level_ratio * ev.face_level \
                     and ev.band_second[i, j] >= cfg.min_missing_black_sides and _touches(key, tiles):
                 missing.append(key)
-            elif black[i, j] and ev.face[i, j] >= cfg.min_corner_face and ev.middle[i, j] >= 0.5 \
-                    and _dark_corner(key, ev.sides[i, j], tiles, rect.homography, cfg):
+            elif black[i, j] and ev.face[i, j] >= cfg.min_corner_face and ev.middle[i, j] >= 0.5:
                 corners.append(key)
     # A tile's face with no design found on it: read as a tile, where the tiles beside it drift.
     for key in faces:
@@ -851,6 +850,7 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
     # just above too) or a cell asked about: a tile off its node towards that corner (_dark_corner).
     # From each cell found, so a run of them is found from its end (extreme 217: a far row of blurred
     # circles at 62 degrees beside one tile read, each dark along its near side and the next one's).
+    corners = [key for key in corners if _dark_corner(key, ev.sides[key[0] - rect.top, key[1] - rect.left], tiles, cfg)]
     beside = set(tiles) | set(missing)
     found = True
     while found:
@@ -992,23 +992,23 @@ def _toward_camera(homography, cell: Cell) -> tuple[float, float]:
     return (way[0] / norm, way[1] / norm) if norm > 0 else (0.0, 0.0)
 
 
-def _dark_corner(cell: Cell, sides, tiles, homography, cfg: LatticeConfig) -> bool:
+def _dark_corner(cell: Cell, sides, tiles, cfg: LatticeConfig) -> bool:
     """Whether two sides of `cell` that meet at a corner (`sides`: top, bottom, left, right) are both
-    tile-black along their length (`min_corner_side`), neither against a tile read that stands further
-    from the camera than the cell: a tile's face laid off the cell's node towards that corner. Its face
-    then leaves the two sides away from it light (mixed 180 and 262, a tile at the corner of an L of
-    tiles 0.1-0.25 of a cell off its node: those sides 0-0.21, the corner ones 0.63-0.96, its corners
-    and side middles 0.41-0.46 dark; extreme 250, a far tile at a line's end: 0.54 and 0.67), so no
-    rule that wants a tile's face round it asked about it, and it was dropped without a word. A tile's
-    thick side shows on the camera's side of it, so a tile further from the camera darkens the band
-    of the cell beside it, even at a slant (oblique 256 and steep 249: an empty cell in an L's inner
-    corner, 0.08-0.13 of a step off straight towards the camera, its sides 0.69-0.74 and 0.98-1.0)."""
-    way = _toward_camera(homography, cell)
+    tile-black along their length (`min_corner_side`), one of them where no tile read stands beside the
+    cell: a tile's face laid off the cell's node towards that corner, its own outer edge dark. Its face
+    then leaves the two sides away from it light (mixed 180, a far blurred clover at the corner of an L
+    of tiles 0.1 of a cell off its node: those sides 0.07 and 0, the corner ones 0.77 and 0.82, its
+    corners and side middles 0.41 dark; extreme 250 and 217, far circles at a line's end: 0.54-0.71),
+    so no rule that wants a tile's face round it asked about it, and it was dropped without a word.
+    A dark band against a tile read may be that tile's: its thick side seen at an angle, its face where
+    the lattice is a little off, the gap's shadow (oblique 256, steep 249 and the development photo
+    1_17 tilted 45 degrees: empty cells in an L's inner corner, both sides against tiles, 0.57-1.0).
+    (Mixed 262, a glared tile in an L's corner off its node towards both tiles beside it, stays
+    dropped: its cell looks as those do.)"""
     steps = ((-1, 0), (1, 0), (0, -1), (0, 1))  # (rows, cols) to the neighbour across each band
-    dark = [side >= cfg.min_corner_side and not ((cell[0] + dr, cell[1] + dc) in tiles and dc * way[0] + dr * way[1] < 0)
-            for (dr, dc), side in zip(steps, sides)]
-    top, bottom, left, right = dark
-    return (top or bottom) and (left or right)
+    dark = [float(side) >= cfg.min_corner_side for side in sides]
+    open_side = [(cell[0] + dr, cell[1] + dc) not in tiles for dr, dc in steps]
+    return any(dark[a] and dark[b] and (open_side[a] or open_side[b]) for a in (0, 1) for b in (2, 3))
 
 
 def _only_sides(cell: Cell, sides, tiles, homography, cfg: LatticeConfig) -> bool:
