@@ -131,6 +131,9 @@ class LatticeConfig:
     # off its node towards that corner (lattice._dark_corner), asked about.
     min_corner_side: float = 0.5
     min_corner_face: float = 0.35
+    # and as dark as the tiles' faces: a board's print beside tiles is lighter (board 55: such cells
+    # 1.38-1.60 times the faces' level, read "not sure"; the tiles found so 1.07-1.33)
+    max_corner_level_ratio: float = 1.35
     min_missing_face_dark: float = 0.35  # dark share of a cell with a tile's face beside a tile: "may be missing"
     min_missing_side: float = 0.15  # and the face on its least dark side, for any "may be missing"
     min_missing_three_sides: float = 0.4  # or on its second least dark side, beside a tile (see lattice._decide)
