@@ -237,30 +237,17 @@ def unplaced(lattice: Lattice, seen, cells, config) -> tuple[int, int]:
     """(how many of the tiles `seen` sit on none of `cells`, the lattice cells read as tiles or
     asked about; how many of those are clear tiles: a design the size of those placed, four-fold
     symmetric, on a black face, or one as clear but larger on a node with a cell read on one side at most)."""
-    import numpy as np
-
     if not len(seen.centres):
         return 0, 0
     left = ~_on_cells(lattice, seen.centres, cells, config)
     if not left.any():
         return 0, 0
-    on = ~left
-    placed = seen.areas[on]
+    placed = seen.areas[~left]
     if not len(placed):
         return int(left.sum()), 0
     left &= _could_be_tiles(seen, ~left, config)
     left &= _one_per_tile(lattice, seen, ~left, left, config)
     clear = left & clear_designs(seen.areas, seen.asymmetry, seen.face, placed, config.clear_unplaced_face, config)
-    # A design's size falls with its distance from the camera: a far tile left out of an oblique photo
-    # is small beside the median of those placed, nearer the camera, but not beside the design placed
-    # nearest it in the photo, at about its distance (packed 257: the far row left off a lattice whose
-    # map did not shrink enough, an 8-star 0.42 of the median design placed, 0.64 of its neighbour's).
-    # (Smaller only: a hole larger than those placed may be an empty cell ringed by their faces, below.)
-    small = seen.areas < config.clear_unplaced_area[0] * float(array_median(placed))
-    for k in (left & ~clear & small).nonzero()[0].tolist():
-        near = int(np.argmin(np.linalg.norm(seen.centres[on] - seen.centres[k], axis=1)))
-        clear[k] = bool(clear_designs(seen.areas[k:k + 1], seen.asymmetry[k:k + 1], seen.face[k:k + 1],
-                                      placed[near:near + 1], config.clear_unplaced_face, config)[0])
     # Larger than the designs placed, as clear otherwise: an empty cell between tiles is such a hole,
     # their faces its ring, so on a node with tiles beside it on two sides or more (the others may close
     # with a board's print or a shadow: board 206, an empty cell between two columns of tiles, 2.9

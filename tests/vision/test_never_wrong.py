@@ -331,20 +331,6 @@ def test_a_tile_the_photo_s_edge_cuts_through_its_dark_paint_refuses_the_photo(s
     assert before.confidently_wrong == 1  # every dark pixel taken for face, paint too
 
 
-def test_a_far_tile_left_off_the_grid_is_told_by_its_neighbour_s_size():
-    # Packed 257: a steep packed block whose lattice's map did not shrink enough towards the far row;
-    # the far row fell between nodes and was dropped without a word. Its 8-star, a clean design
-    # ringed by face, sat on no cell read but was 0.42 of the median design placed (the nearer
-    # ones), too small to count as a clear tile left out; beside the design placed nearest it, at
-    # about its distance from the camera, it is 0.64: a clear tile left out, and the photo is
-    # refused (pipeline.unplaced).
-    from vision.errors import RetakePhotoError
-
-    with pytest.raises(RetakePhotoError) as caught:
-        _read_and_score("packed", 257)
-    assert caught.value.reason == "unplaced"
-
-
 @pytest.mark.parametrize("condition, seed", [("mixed", 180), ("extreme", 250), ("extreme", 217)])
 def test_a_tile_off_its_node_towards_a_corner_of_its_cell_is_not_dropped(condition, seed):
     # Mixed 180: a far blurred yellow clover at the corner of an L of tiles, 0.1 of a cell off its
