@@ -126,6 +126,14 @@ class LatticeConfig:
     # 0.76 with its sides at the node 0.24-0.31; empty cells beside tiles, their sides and shadows,
     # measured up to 0.51 in steep and oblique views.
     min_between_face: float = 0.7
+    # A cell beside a tile read, dark along two sides that meet at a corner (at least `min_corner_side`
+    # each), its corners or side middles `min_corner_face`, a bright middle, tile-black: a tile laid
+    # off its node towards that corner (lattice._dark_corner), asked about.
+    min_corner_side: float = 0.5
+    min_corner_face: float = 0.35
+    # and as dark as the tiles' faces: a board's print beside tiles is lighter (board 55: such cells
+    # 1.38-1.60 times the faces' level, read "not sure"; the tiles found so 1.07-1.33)
+    max_corner_level_ratio: float = 1.35
     min_missing_face_dark: float = 0.35  # dark share of a cell with a tile's face beside a tile: "may be missing"
     min_missing_side: float = 0.15  # and the face on its least dark side, for any "may be missing"
     min_missing_three_sides: float = 0.4  # or on its second least dark side, beside a tile (see lattice._decide)
@@ -176,6 +184,9 @@ class LatticeConfig:
     # side of a tile seen at an angle, are lighter (faces measured 0.73-1.43 times the
     # tiles' level on the evaluation sets' cut-off photos; boards' false cuts 1.9-2.4)
     cut_level_ratio: float = 1.5
+    # A pixel of this much chroma (brightest minus dimmest channel, 0-255) is paint, not a tile's grey
+    # face (find.colour_mask's bound): a cut cell's level is also measured without such pixels.
+    max_face_chroma: int = 40
     min_missing_dark: float = 0.55  # tile-black share of a cell for "a tile may be missing here"
     # A tile's side seen at an angle darkens the cell beside it on the camera's side. A cell whose
     # dark bands all lie against tiles standing away from the camera (the tile is at least

@@ -769,7 +769,7 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
                 tiles[key] = TileCell(key, ev.offset.get(key, drift), False)
                 frontier.add(key)
     # A cell covered by tile-black face but not read as a tile: a tile may be missing there.
-    missing, cut_off, faces = [], [], []
+    missing, cut_off, faces, corners = [], [], [], []
     for i in range(rect.rows):
         for j in range(rect.cols):
             key = (rect.top + i, rect.left + j)
@@ -783,10 +783,11 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
                     continue
                 # Partly outside the photo: tile-black in the part that shows, or too little shows
                 # to tell, beside a tile.
-                cut_black = ev.level[i, j] <= cfg.cut_level_ratio * ev.face_level
-                shows_black = ev.dark_inside[i, j] >= cfg.min_missing_dark and black[i, j] and cut_black
+                level = min(float(ev.level[i, j]), _grey_level(ev, i, j, cfg))
+                cut_black = level <= cfg.cut_level_ratio * ev.face_level
+                shows_black = ev.dark_inside[i, j] >= cfg.min_missing_dark and level <= black_level and cut_black
                 if (shows_black and _joined_at_edge(key, tiles, ev, cfg)) \
-                        or (ev.dark_inside[i, j] >= cfg.min_cut_dark and ev.level[i, j] <= strict_black and cut_black
+                        or (ev.dark_inside[i, j] >= cfg.min_cut_dark and level <= strict_black and cut_black
                             and _touches(key, tiles)) \
                         or (ev.outside[i, j] > cfg.max_outside_unseen and _touches(key, tiles)):
                     cut_off.append(key)
@@ -840,12 +841,26 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
             elif ev.dark[i, j] >= cfg.min_missing_black and ev.level[i, j] <= cfg.missing_black_level_ratio * ev.face_level \
                     and ev.band_second[i, j] >= cfg.min_missing_black_sides and _touches(key, tiles):
                 missing.append(key)
+            elif ev.level[i, j] <= cfg.max_corner_level_ratio * ev.face_level and ev.face[i, j] >= cfg.min_corner_face \
+                    and ev.middle[i, j] >= 0.5:
+                corners.append(key)
     # A tile's face with no design found on it: read as a tile, where the tiles beside it drift.
     for key in faces:
         near = [tiles[n] for n in ((key[0] + 1, key[1]), (key[0] - 1, key[1]), (key[0], key[1] + 1),
                                    (key[0], key[1] - 1)) if n in tiles]
         tiles[key] = TileCell(key, ev.offset.get(key, (sum(t.offset[0] for t in near) / len(near),
                                                        sum(t.offset[1] for t in near) / len(near))), False)
+    # A face dark along two sides that meet at a corner, beside a tile read (those read for their face
+    # just above too) or a cell asked about: a tile off its node towards that corner (_dark_corner).
+    # From each cell found, so a run of them is found from its end (extreme 217: a far row of blurred
+    # circles at 62 degrees beside one tile read, each dark along its near side and the next one's).
+    corners = [key for key in corners if _dark_corner(key, ev.sides[key[0] - rect.top, key[1] - rect.left], tiles, cfg)]
+    beside = set(tiles) | set(missing)
+    found = True
+    while found:
+        found = [key for key in corners if key not in beside and _touches(key, beside)]
+        missing += found
+        beside.update(found)
     # A design on a tile's black face that no rule above took: a tile the player should be asked about.
     # So is a clear tile's design (trusted, the tiles' size, four-fold symmetric, ringed by face
     # in the search itself) whose cell's measures failed: a tile nudged off its node, its face
@@ -1011,6 +1026,25 @@ def _toward_camera(homography, cell: Cell) -> tuple[float, float]:
     return (way[0] / norm, way[1] / norm) if norm > 0 else (0.0, 0.0)
 
 
+def _dark_corner(cell: Cell, sides, tiles, cfg: LatticeConfig) -> bool:
+    """Whether two sides of `cell` that meet at a corner (`sides`: top, bottom, left, right) are both
+    tile-black along their length (`min_corner_side`), one of them where no tile read stands beside the
+    cell: a tile's face laid off the cell's node towards that corner, its own outer edge dark. Its face
+    then leaves the two sides away from it light (mixed 180, a far blurred clover at the corner of an L
+    of tiles 0.1 of a cell off its node: those sides 0.07 and 0, the corner ones 0.77 and 0.82, its
+    corners and side middles 0.41 dark; extreme 250 and 217, far circles at a line's end: 0.54-0.71),
+    so no rule that wants a tile's face round it asked about it, and it was dropped without a word.
+    A dark band against a tile read may be that tile's: its thick side seen at an angle, its face where
+    the lattice is a little off, the gap's shadow (oblique 256, steep 249 and the development photo
+    1_17 tilted 45 degrees: empty cells in an L's inner corner, both sides against tiles, 0.57-1.0).
+    (Mixed 262, a glared tile in an L's corner off its node towards both tiles beside it, stays
+    dropped: its cell looks as those do.)"""
+    steps = ((-1, 0), (1, 0), (0, -1), (0, 1))  # (rows, cols) to the neighbour across each band
+    dark = [float(side) >= cfg.min_corner_side for side in sides]
+    open_side = [(cell[0] + dr, cell[1] + dc) not in tiles for dr, dc in steps]
+    return any(dark[a] and dark[b] and (open_side[a] or open_side[b]) for a in (0, 1) for b in (2, 3))
+
+
 def _only_sides(cell: Cell, sides, tiles, homography, cfg: LatticeConfig) -> bool:
     """Whether the dark bands of a cell that is no tile are only the sides of the tiles beside it.
 
@@ -1048,6 +1082,26 @@ def _overlaps(cell: Cell, offset, tiles, tile_side: float, cfg: LatticeConfig) -
         if 1 + step * (beside.offset[axis] - offset[axis]) < tile_side - cfg.max_tile_overlap:
             return True
     return False
+
+
+def _grey_level(ev: _Evidence, i: int, j: int, cfg: LatticeConfig) -> float:
+    """The level (as _Evidence.level) of the grey dark pixels of the cell at row `i`, column `j` of the
+    rectified picture: its colourful ones (chroma `max_face_chroma` or more) left out, or 1.0 if none.
+
+    A tile's face is grey; a deep paint (a green, a blue under a dim lamp) is dark enough for the loose
+    mask too, and raises the level of a cell whose dark it takes much of. A whole tile's face rings its
+    design, but of a tile the photo's edge cuts the part that shows may be mostly design: cutoff 252
+    and 259, a green clover and a green circle at the photo's edge beside tiles read, measured 1.67 and
+    1.97 times the faces' level with their paint, and were dropped without a word."""
+    import numpy as np
+
+    masks, px = ev.masks, ev.rect.px
+    block = (slice(i * px, (i + 1) * px), slice(j * px, (j + 1) * px))
+    value = masks.value[block].astype(np.float32)
+    grey = (masks.loose[block] > 0) & (value - masks.least[block] < cfg.max_face_chroma)
+    if not grey.any():
+        return 1.0
+    return float((value[grey] / np.maximum(masks.table[block][grey], 1.0)).mean())
 
 
 def _joined_at_edge(cell: Cell, tiles, ev: _Evidence, cfg: LatticeConfig) -> bool:

@@ -308,3 +308,47 @@ def test_a_wild_whose_glared_sectors_read_white_is_read_sure(seed):
     # star). Counted on their paints' lines towards the light's colour, the wilds are sure.
     photo, result, score = _read_and_score("tinted", seed)
     assert score.exact and score.confidently_wrong == 0
+
+
+@pytest.mark.parametrize("seed", [252, 259])
+def test_a_tile_the_photo_s_edge_cuts_through_its_dark_paint_refuses_the_photo(seed):
+    # Cutoff 252 and 259: a green clover and a green circle at the photo's edge beside tiles read,
+    # most of what shows of them their deep paint, which the loose mask takes for dark: the cell's
+    # level 1.67 and 1.97 times the faces', past the 1.5 a cut-off tile's face may measure, so the
+    # grid was not taken to run on outside the photo and the tile was dropped without a word.
+    # Measured over its grey dark pixels (its paint left out: lattice._grey_level), the face is the
+    # tiles' own black (0.95-1.01), and the photo is refused as cut off.
+    from dataclasses import replace
+
+    from vision.config import VisionConfig
+    from vision.errors import RetakePhotoError
+
+    with pytest.raises(RetakePhotoError) as caught:
+        _read_and_score("cutoff", seed)
+    assert caught.value.reason == "cut-off"
+    cfg = VisionConfig()
+    _, _, before = _read_and_score("cutoff", seed, replace(cfg, lattice=replace(cfg.lattice, max_face_chroma=256)))
+    assert before.confidently_wrong == 1  # every dark pixel taken for face, paint too
+
+
+@pytest.mark.parametrize("condition, seed", [("mixed", 180), ("extreme", 250), ("extreme", 217)])
+def test_a_tile_off_its_node_towards_a_corner_of_its_cell_is_not_dropped(condition, seed):
+    # Mixed 180: a far blurred yellow clover at the corner of an L of tiles, 0.1 of a cell off its
+    # node towards the tiles beside it, no design found; measured at the node its face is dark
+    # along the two sides towards them (0.77, 0.82; one faces a cell asked about, no tile read)
+    # and not the others (0.07, 0), its corners and side middles 0.41. Extreme 250: a far orange
+    # circle at a line's end, its two sides 0.54 and 0.67. No rule that wants a tile's face round a
+    # cell asked about them, and each was dropped without a word; a face dark along two sides
+    # meeting at a corner, one of them where no tile read stands, beside a tile read, is now asked
+    # about (lattice._dark_corner).
+    # Extreme 217: a far row of blurred circles at 62 degrees, the last at the row's end (its sides
+    # 0.54 and 0.71) beside two cells found so, the first of them beside the one tile read.
+    from dataclasses import replace
+
+    from vision.config import VisionConfig
+
+    photo, result, score = _read_and_score(condition, seed)
+    assert score.confidently_wrong == 0
+    cfg = VisionConfig()
+    _, _, before = _read_and_score(condition, seed, replace(cfg, lattice=replace(cfg.lattice, min_corner_side=1.1)))
+    assert before.confidently_wrong >= 1  # without the rule
