@@ -135,18 +135,11 @@ def _over_glimpses(opened, lat: Lattice, t: float, tile: float, glimpsed, cfg: O
     cell of `glimpsed`, a bool mask; how many). Neither alone is a finger: a lighter plank of the wood
     stands apart so, and a board's printed square beside the tiles looks like a tile's glimpsed face;
     a finger of the wood's own hue over a tile, one side of the tile showing past it, is both."""
-    import cv2
     import numpy as np
 
-    height, width = opened.shape
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
-    blob = np.zeros((height, width), bool)
+    blob = np.zeros(opened.shape, bool)
     limbs = 0
-    for n in range(1, count):
-        x, y, w, h, area = stats[n]
-        if area < cfg.min_area * t * t or (x > 0 and y > 0 and x + w < width and y + h < height):
-            continue
-        component = labels == n
+    for component, _ in _edge_parts(opened, t, cfg):
         if any(_share_covered(component, lat, cell, tile, cfg) >= cfg.min_cover for cell in glimpsed):
             blob |= component
             limbs += 1
@@ -159,14 +152,20 @@ def _may_hold_limb(opened, t: float, cfg: OccluderConfig) -> bool:
     (it opens a subset of the same mask by the same disc), so without one its texture, the costly
     measure, need not be taken: the hues standing apart from a wood in a photo with no finger are
     specks and the tiles' rims."""
+    return next(_edge_parts(opened, t, cfg), None) is not None
+
+
+def _edge_parts(mask, t: float, cfg: OccluderConfig):
+    """The parts of `mask` (a 0/1 mask) of at least `min_area` that touch the photo's edge, where a
+    limb comes in from: (a bool mask of the part, its area) for each, one at a time."""
     import cv2
 
-    height, width = opened.shape
-    count, _, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
-    for x, y, w, h, area in stats[1:count]:
+    height, width = mask.shape
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    for n in range(1, count):
+        x, y, w, h, area = stats[n]
         if area >= cfg.min_area * t * t and (x == 0 or y == 0 or x + w >= width or y + h >= height):
-            return True
-    return False
+            yield labels == n, area
 
 
 def _smooth_limbs(image, k: int, candidate, table, disc, t: float, cfg: OccluderConfig):
@@ -212,17 +211,9 @@ def _limbs(foreign, t: float, cfg: OccluderConfig):
     import cv2
     import numpy as np
 
-    height, width = foreign.shape
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(foreign, connectivity=8)
-    blob = np.zeros((height, width), bool)
+    blob = np.zeros(foreign.shape, bool)
     limbs = 0
-    for n in range(1, count):
-        x, y, w, h, area = stats[n]
-        if area < cfg.min_area * t * t:
-            continue
-        if x > 0 and y > 0 and x + w < width and y + h < height:
-            continue  # not from the photo's edge
-        component = labels == n
+    for component, area in _edge_parts(foreign, t, cfg):
         ys, xs = np.nonzero(component)
         points = np.column_stack([xs, ys]).astype(np.float32)
         length = max(cv2.minAreaRect(points)[1])
