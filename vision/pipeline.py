@@ -440,14 +440,6 @@ def read_asked(image, lattice: Lattice, found, asked, missing, config: VisionCon
     out = list(zip(found, mend_by_symmetry(readings[:len(found)], config.design)))
     for cell, reading in zip(asked, readings[len(found):]):
         if reading is not None and reading[1].confidence >= config.design.asked_sure:
-            ratio = print_ratio(reading[1])
-            if cell not in doubtful and ratio is not None and ratio > config.design.print_extent[1]:
-                # A design larger than any tile's: a tile's design is printed at one size, and a cut at
-                # the node can only crop a tile laid off it. The table seen between the dark sides of
-                # tiles round an empty cell fills it (extreme 223: the yellow table in an L's corner,
-                # asked about for its two dark sides, read a yellow square 0.89 sure at 1.29 times the
-                # square's printed size, a tile that is not there). The cell stays asked about.
-                continue
             if cell in missing:
                 missing.remove(cell)
             doubt = cell in doubtful and not at_print_size(reading[1], config.design)
@@ -462,15 +454,6 @@ def at_print_size(design, config: DesignConfig) -> bool:
     square, so a tile a highlight or the angle lit lighter than its neighbours (GridInPlane.pale) still
     shows its design at that size; a board's print under a cell (a coloured square, a letter) is as
     large or small as it was printed, and stays in doubt."""
-    ratio = print_ratio(design)
-    low, high = config.print_extent
-    return ratio is not None and low <= ratio <= high
-
-
-def print_ratio(design) -> float | None:
-    """A design read's widest span across its patch (rows or columns its mask covers, over the
-    patch's side) over its artwork's widest extent (design.printed_extent): None if its mask is
-    empty."""
     import numpy as np
 
     from vision.design import printed_extent
@@ -478,9 +461,10 @@ def print_ratio(design) -> float | None:
     rows = np.flatnonzero(np.asarray(design.mask).any(axis=1))
     cols = np.flatnonzero(np.asarray(design.mask).any(axis=0))
     if not len(rows):
-        return None
+        return False
     span = max(rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1) / design.mask.shape[0]
-    return span / printed_extent(design.design)
+    low, high = config.print_extent
+    return low <= span / printed_extent(design.design) <= high
 
 
 def check_blur(blurs: list[float], tile_px: float, config: DesignConfig) -> None:

@@ -352,14 +352,3 @@ def test_a_tile_off_its_node_towards_a_corner_of_its_cell_is_not_dropped(conditi
     cfg = VisionConfig()
     _, _, before = _read_and_score(condition, seed, replace(cfg, lattice=replace(cfg.lattice, min_corner_side=1.1)))
     assert before.confidently_wrong >= 1  # without the rule
-
-
-def test_an_asked_cell_s_design_is_a_tile_only_at_the_size_designs_are_printed():
-    # Extreme 223: the empty cell in an L's corner, in front of a clover and beside a circle at 60
-    # degrees, is dark along two sides meeting at a corner (the tiles' thick sides) and is asked
-    # about; cut at its node, the yellow table between those sides read a yellow square 0.89 sure,
-    # a tile that is not there (sure: confidently wrong). Its "square" spans 1.29 times a square's
-    # printed size: the cell stays asked about, and the photo's tiles all read right.
-    photo, result, score = _read_and_score("extreme", 223)
-    assert score.confidently_wrong == 0 and score.extra == 0
-    assert score.correct == score.truth and score.missing == 1
