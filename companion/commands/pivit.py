@@ -325,7 +325,7 @@ def advice_report(name: str, tiles: int, result, grid: str | None) -> str:
         out.append(row)
     notes = []
     if estimated:
-        notes.append("the chance within two trades is an estimate (+/- one standard error)")
+        notes.append("the chance within two trades is an estimate where +/- (one standard error) follows it, else exact")
     if result.unknown:
         notes.append(f"{result.unknown} hand{'s' if result.unknown != 1 else ''} timed out in the solver and counted as not playable")
     out.append(f"  ({'; '.join(notes + [secs])})")

@@ -81,6 +81,9 @@ TRADE_TIMEOUT = 10.0
 DEFAULT_SAMPLES = 64
 # Largest number of second-trade hands enumerated for an exact p_two.
 EXACT_TWO_LIMIT = 4000
+# Otherwise p_two is exact for the best trades by p_one while they judge at most
+# this many new hands in all (see _Advisor.exact_two_within), estimated for the rest.
+EXACT_TWO_HANDS = 500
 
 # A hand (or a pile) in memory is a tuple of 37 counts: index design*6+colour
 # for the 36 distinct tiles, then the wilds. It is its own memo key: the
@@ -177,6 +180,7 @@ def advise(
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     exact_limit: int = EXACT_TWO_LIMIT,
+    exact_hands: int = EXACT_TWO_HANDS,
 ) -> Advice:
     """Whether `hand` can be arranged, and if not, every tile to trade ranked best first.
 
@@ -186,7 +190,8 @@ def advise(
     after a trade (this thread's CPU time; None: no limit). `samples` and
     `seed` drive the p_two
     estimate, used when an exact p_two would enumerate more than
-    `exact_limit` hands. Ranking: p_two (the chance within the trades left)
+    `exact_limit` hands, except for the best trades by p_one while their exact
+    p_two judges at most about `exact_hands` new hands (0: none). Ranking: p_two (the chance within the trades left)
     to the whole percent, then p_one, then the tile's notation. Deterministic
     for a given seed (barring solver timeouts). Raises AdviceError for an
     empty hand, a hand or pile a box cannot hold, or trades outside 0..2;
@@ -200,7 +205,9 @@ def advise(
         raise AdviceError(f"the advisor looks at 0, 1 or 2 trades, not {trades}")
     pile = unseen_pile(hand, ts, unseen)
     with _collector_paused():
-        return _advice(hand, ts, young, trades, pile, timeout, trade_timeout, samples, seed, exact_limit, started)
+        return _advice(
+            hand, ts, young, trades, pile, timeout, trade_timeout, samples, seed, exact_limit, exact_hands, started
+        )
 
 
 @contextmanager
@@ -236,6 +243,7 @@ def _advice(
     samples: int,
     seed: int,
     exact_limit: int,
+    exact_hands: int,
     started: float,
 ) -> Advice:
     """`advise` once its arguments are checked (see there)."""
@@ -266,8 +274,11 @@ def _advice(
             if exact:
                 p_two = {t: (work.exact_two(t), None) for t in p_one}
             else:
+                p_two = work.exact_two_within(exact_hands)
                 second = _SecondTrade(work, samples, seed)
-                p_two = {t: second.estimate(t) for t in p_one}
+                for t in p_one:
+                    if t not in p_two:
+                        p_two[t] = second.estimate(t)
         for t, p in p_one.items():
             value, se = p_two[t]
             advice.append(TradeAdvice(_tile_of(t, ts), p, value, se))
@@ -1064,15 +1075,92 @@ class _Advisor:
         total = sum(n for _, n in draws)
         value = 0.0
         for d1, n in draws:
-            h1 = _swap(self.root, t1, d1)
-            if d1 == t1:
-                v = self.best_one()
-            elif self.after_one(t1, d1):
-                v = 1.0
-            else:
-                v = max(self.p_one(h1, t2) for t2 in self.candidates(h1))
-            value += n * v
+            value += n * self._after_first(t1, d1)
         return value / total
+
+    def _after_first(self, t1: int, d1: int) -> float:
+        """The chance of a playable hand after trading t1 and drawing d1, the second trade chosen best."""
+        if d1 == t1:
+            return self.best_one()
+        if self.after_one(t1, d1):
+            return 1.0
+        return self.best_second(_swap(self.root, t1, d1), d1, self.p_one(self.root, t1))
+
+    def exact_two_within(self, hands: int) -> dict[int, tuple[float, None]]:
+        """{t1: (exact p_two, None)} for the root's best trades by p_one, while they judge at most
+        about `hands` new hands in all.
+
+        The best trades by p_one are the cheap ones: most of their first draws
+        make the hand playable, and after the others the best second trade is
+        usually known at once. Each is worked out first draw by first draw;
+        once the hands judged pass the budget (checked after each first draw,
+        so the same work on any machine), the one under way and the rest are
+        left to the estimate.
+        """
+        if hands <= 0:
+            return {}
+        judged = self.judge.verdicts
+        limit = len(judged) + hands
+        one = {t: self.p_one(self.root, t) for t in self.candidates(self.root)}
+        out: dict[int, tuple[float, None]] = {}
+        for t1 in sorted(one, key=lambda t: (-one[t], t)):
+            draws = self.first_draws(t1)
+            value = 0.0
+            for d1, n in draws:
+                value += n * self._after_first(t1, d1)
+                if len(judged) > limit:
+                    return out
+            out[t1] = (value / sum(n for _, n in draws), None)
+        return out
+
+    def best_second(self, h1: tuple[int, ...], d1: int, back: float) -> float:
+        """max over t2 of p_one(h1, t2), exact, for h1 = root - t1 + d1 with p_one(root, t1) = `back`.
+
+        Trading d1 back is trading t1 again, from the same pile: worth `back`.
+        Every other t2, the root's best trades first, is worked out only as
+        far as it could still beat the best so far (`_p_one_above`): a trade
+        whose failed draws already leave it at or below that value cannot be
+        the maximum, so it is dropped there. The result is the same maximum
+        as working out every p_one in full.
+        """
+        best = back
+        root_one = {t: self.p_one(self.root, t) for t in self.candidates(self.root)}
+        others = [t2 for t2 in self.candidates(h1) if t2 != d1]
+        others.sort(key=lambda t2: (-root_one.get(t2, 0.0), t2))
+        for t2 in others:
+            p = self._p_one_above(h1, t2, best)
+            if p is not None:
+                best = p
+        return best
+
+    def _p_one_above(self, hand: tuple[int, ...], trade: int, floor: float) -> float | None:
+        """p_one(hand, trade) when it is above `floor`, else None, judging no more draws than that needs.
+
+        The draws are judged most copies first; once the copies judged not
+        playable leave at most `floor` even if every draw left were playable,
+        the trade cannot beat `floor` and the rest is not judged. A value it
+        returns is p_one's, to the last bit (the same count over the same total).
+        """
+        memo = self.one.get((hand, trade))
+        if memo is not None:
+            return memo if memo > floor else None
+        pile = self.pile(hand, trade)
+        total = sum(pile)
+        left = total - pile[trade]  # drawing `trade` back leaves the hand unplayable
+        if left / total <= floor or self._dominated_out(hand, trade):
+            return None
+        good = 0
+        for d in sorted(range(SLOTS), key=lambda d: -pile[d]):
+            if not pile[d] or d == trade:
+                continue
+            left -= pile[d]
+            if self.judge.playable(_swap(hand, trade, d)):
+                good += pile[d]
+            elif (good + left) / total <= floor:
+                return None
+        p = good / total
+        self.one[hand, trade] = p
+        return p if p > floor else None
 
 
 class _SecondTrade:

@@ -231,7 +231,7 @@ def test_estimate_never_beats_best_play(deal):
     hand, unseen, young = deal
     exact = advise(hand, young=young, unseen=unseen, timeout=None, trade_timeout=None)
     estimate = advise(
-        hand, young=young, unseen=unseen, timeout=None, trade_timeout=None, exact_limit=0, samples=400
+        hand, young=young, unseen=unseen, timeout=None, trade_timeout=None, exact_limit=0, exact_hands=0, samples=400
     )
     assert estimate.playable == exact.playable
     best = {a.trade: a for a in exact.advice}
@@ -459,13 +459,36 @@ def test_red_line_after_two_trades():
     assert (got["2R"].p_one, got["2R"].p_two) == (0, pytest.approx(3 / 4))
 
 
+def test_exact_p_two_drops_second_trades_that_cannot_win(monkeypatch):
+    # A dealt hand with a short pile, so p_two is exact. After each first draw the best
+    # second trade is a maximum over the hand's tiles; a second trade is judged only
+    # until its failed draws leave it unable to beat the best so far. The same p_two as
+    # working out every second trade in full, and as the plain solver, for fewer hands.
+    unseen = ["3Y", "1R", "**"]
+    kwargs = dict(unseen=unseen, exact_limit=10**6, timeout=None, trade_timeout=None)
+    fast = advise(HAND_LONELY, **kwargs)
+
+    def every_second_trade(self, h1, d1, back):
+        return max(self.p_one(h1, t2) for t2 in self.candidates(h1))
+
+    monkeypatch.setattr(advisor_module._Advisor, "best_second", every_second_trade)
+    full = advise(HAND_LONELY, **kwargs)
+    assert fast.p_two_exact and full.p_two_exact
+    assert [(a.trade, a.p_one, a.p_two) for a in fast.advice] == [(a.trade, a.p_one, a.p_two) for a in full.advice]
+    assert fast.hands < full.hands
+    ref = Reference()
+    for a in fast.advice[:2]:
+        assert a.p_two == pytest.approx(float(ref.p_two(HAND_LONELY, a.trade, Counter(unseen)))), a.trade
+    assert 0 < fast.advice[0].p_one < fast.advice[0].p_two < 1
+
+
 def test_estimate_is_unbiased_with_the_stated_standard_error():
     # The same deal, forced to estimate. Trading 1R: drawing 1R back is exact
     # (1/4 of the draws, worth the best p_one 3/4); after a red the policy's
     # follow-up trade is 4B (its pilot succeeds, trading 2R never does), which
     # succeeds with 3/4: the sampled draws carry 3/4 of the weight.
     n = 2000
-    advice = advise(["1R", "2R", "4B"], unseen=["3R", "5R", "6R"], samples=n, exact_limit=0)
+    advice = advise(["1R", "2R", "4B"], unseen=["3R", "5R", "6R"], samples=n, exact_limit=0, exact_hands=0)
     assert not advice.p_two_exact
     got = by_trade(advice)["1R"]
     drawn = math.ceil(n * 3 / 4)
@@ -478,8 +501,8 @@ def test_estimate_is_unbiased_with_the_stated_standard_error():
 
 
 def test_estimated_p_two_on_a_dealt_hand():
-    first = advise(HAND_LONELY, samples=32, seed=7, timeout=None, trade_timeout=None)
-    again = advise(HAND_LONELY, samples=32, seed=7, timeout=None, trade_timeout=None)
+    first = advise(HAND_LONELY, samples=32, seed=7, timeout=None, trade_timeout=None, exact_hands=0)
+    again = advise(HAND_LONELY, samples=32, seed=7, timeout=None, trade_timeout=None, exact_hands=0)
     assert first.advice == again.advice  # seeded: the same advice every time
     assert not first.p_two_exact
     for a in first.advice:
@@ -487,6 +510,37 @@ def test_estimated_p_two_on_a_dealt_hand():
         assert a.p_one <= a.p_two <= 1
     keys = [(-round(a.p_two * 100), -a.p_one) for a in first.advice]
     assert keys == sorted(keys)
+
+
+# A dealt hand (bench/advisor.py --seed 1, hand 16) whose best trade, a 2G, makes it
+# playable 96 % of the time: its exact p_two judges few hands two trades away.
+HAND_TWO_2G = "1B 1P 1Y 2B 2G 2G 2O 3B 3P 3R 4B 4B 4G 4P 4R 4Y 5B 5O 5R 5R 5Y 5Y 6B 6R".split()
+
+
+def test_the_best_trades_p_two_is_exact_on_a_dealt_hand():
+    # The full pile is too big to enumerate every second trade, but the best trades by
+    # p_one are worked out exactly while they judge few hands; the others are estimated.
+    # HAND_LONELY's best trades (p_one 0.20) would judge thousands: all estimated.
+    advice = advise(HAND_TWO_2G, samples=32, seed=7, timeout=None, trade_timeout=None)
+    assert not advice.p_two_exact
+    exact = [a for a in advice.advice if a.p_two_stderr is None]
+    estimated = [a for a in advice.advice if a.p_two_stderr is not None]
+    assert exact and estimated
+    assert min(a.p_one for a in exact) >= max(a.p_one for a in estimated)
+    # The same values as the exact p_two of a fresh advice with no budget to stop it.
+    ts = get_tileset("classic")
+    judge = advisor_module._Judge(ts, False, None)
+    root = advisor_module._key(HAND_TWO_2G, ts)
+    judge.cores.append(hard_tiles(HAND_TWO_2G, ts))
+    pile = advisor_module._key(list(unseen_pile(HAND_TWO_2G).elements()), ts)
+    work = advisor_module._Advisor(judge, root, pile, ts)
+    work.one_trade_all()
+    for a in exact:
+        assert a.p_two == work.exact_two(advisor_module._index(a.trade, ts)), a.trade
+        assert a.p_one <= a.p_two <= 1
+    assert advice.advice[0].trade == "2G" and advice.advice[0].p_two_stderr is None
+    lonely = advise(HAND_LONELY, samples=32, seed=7, timeout=None, trade_timeout=None)
+    assert all(a.p_two_stderr is not None for a in lonely.advice)
 
 
 # -- the command -----------------------------------------------------------------------
