@@ -83,7 +83,10 @@ DEFAULT_SAMPLES = 64
 EXACT_TWO_LIMIT = 4000
 # Otherwise p_two is exact for the best trades by p_one while they judge at most
 # this many new hands in all (see _Advisor.exact_two_within), estimated for the rest.
-EXACT_TWO_HANDS = 500
+EXACT_TWO_HANDS = 300
+# ... and only those with at most this many distinct first draws that leave the hand
+# unplayable: each such draw asks for the best second trade, tens of hands judged.
+EXACT_TWO_FAILS = 4
 
 # A hand (or a pile) in memory is a tuple of 37 counts: index design*6+colour
 # for the 36 distinct tiles, then the wilds. It is its own memo key: the
@@ -1092,7 +1095,9 @@ class _Advisor:
 
         The best trades by p_one are the cheap ones: most of their first draws
         make the hand playable, and after the others the best second trade is
-        usually known at once. Each is worked out first draw by first draw;
+        usually known at once. Only trades with at most EXACT_TWO_FAILS first
+        draws that leave the hand unplayable are tried (those verdicts are known
+        from p_one). Each is worked out first draw by first draw;
         once the hands judged pass the budget (checked after each first draw,
         so the same work on any machine), the one under way and the rest are
         left to the estimate.
@@ -1105,6 +1110,9 @@ class _Advisor:
         out: dict[int, tuple[float, None]] = {}
         for t1 in sorted(one, key=lambda t: (-one[t], t)):
             draws = self.first_draws(t1)
+            failed = sum(1 for d1, _ in draws if d1 != t1 and not self.after_one(t1, d1))
+            if failed > EXACT_TWO_FAILS:
+                return out  # the next ones have no better p_one: as costly, or more
             value = 0.0
             for d1, n in draws:
                 value += n * self._after_first(t1, d1)
