@@ -448,9 +448,8 @@ def classify_colours(
     response = np.array([CAST_RESPONSE[c] for c in letters], np.float64)  # K x 2 x 2
     off_paint = _off_paint_shares(samples, light, pos, paints_arr)
     readings = []
-    for k, sample in enumerate(samples):
-        row = in_light.get(k)
-        corrected = light.correct_without(chroma[k], pos[k], row)
+    rows = [in_light.get(k) for k in range(n)]
+    for k, (sample, row, corrected) in enumerate(zip(samples, rows, light.correct_each(chroma, pos, rows))):
         # Each paint where the light's correction leaves it under the cast found at the tile.
         expected = paints_arr + response @ light.offset_at(pos[k])
         order, margin = _ranked(np.sqrt(((expected - corrected) ** 2).sum(axis=1)))
@@ -625,6 +624,26 @@ class LightEstimate:
         # The fit's normal equations are sums over the tiles: tile k's part taken out.
         c = np.linalg.solve(lhs.sum(axis=0) - lhs[k] + self.regulariser, rhs.sum(axis=0) - rhs[k])
         return self.correct(chroma, position, c)
+
+    def correct_each(self, chroma, positions, rows):
+        """correct_without of each of `chroma` (N x 2) at `positions` (N x 2), tile `rows[i]` (None: none) left
+        out of the light for the i-th: every tile at once, the same numbers (numpy's solve runs LAPACK's
+        on each matrix as on one, and the rest is element by element)."""
+        import numpy as np
+
+        coefficients = np.tile(np.asarray(self.coefficients, np.float64), (len(chroma), 1))
+        out = [k for k, row in enumerate(rows) if row is not None]
+        if out and self.assigned is not None and len(self.assigned):
+            if self.parts is None:
+                self.parts = _normal_parts(self.chroma, self.positions, self.paints[self.assigned], self.weights)
+            lhs, rhs = self.parts
+            left = [rows[k] for k in out]
+            coefficients[out] = np.linalg.solve(lhs.sum(axis=0) - lhs[left] + self.regulariser,
+                                                (rhs.sum(axis=0) - rhs[left])[:, :, None])[:, :, 0]
+        c = coefficients
+        x, y = positions[:, :1], positions[:, 1:]
+        offset = c[:, 1:3] + x * c[:, 3:5] + y * c[:, 5:7]  # _offset, a row of coefficients per tile
+        return floored((unfloored(chroma) - offset) / (1.0 + c[:, :1]))
 
 
 def _corrected_own(own, position, c):
@@ -819,10 +838,15 @@ def _nearest_line(chroma, lines):
     """The index of the line (K x steps x 2, _glare_lines) nearest each of `chroma` (N x 2)."""
     import numpy as np
 
+    # One line at a time (steps x N, small enough to stay in the cache) rather than N x K x steps at
+    # once: the same distances, 3-6 times less time on the 5,000-13,000 pixels of a photo of
+    # many designs.
     points = np.asarray(lines, np.float32)
-    k, steps = points.shape[:2]
-    d = _nearest(chroma, points.reshape(-1, 2)).reshape(len(chroma), k, steps)
-    return d.min(axis=2).argmin(axis=1)
+    across, down = np.ascontiguousarray(chroma[:, 0]), np.ascontiguousarray(chroma[:, 1])
+    nearest = np.empty((len(points), len(chroma)), np.result_type(chroma.dtype, points.dtype))
+    for k, line in enumerate(points):
+        ((across - line[:, :1]) ** 2 + (down - line[:, 1:]) ** 2).min(axis=0, out=nearest[k])
+    return nearest.argmin(axis=0)
 
 
 def _design_pixels(samples, cfg: ColourConfig):

@@ -294,6 +294,28 @@ def test_forked_map_gives_results_in_order_and_reports_a_failure():
         list(forked_map(fails_on_three, range(5), 2))
 
 
+def test_vision_read_hands_its_workers_the_largest_photo_first(tmp_path):
+    # The last photo handed out holds up the process while the other workers wait: the largest
+    # file first (the given order among equal sizes, a file that cannot be read last), and the
+    # results still printed in the order given.
+    import time
+
+    from companion.commands.vision import forked_map, largest_first
+
+    paths = []
+    for name, size in (("a", 10), ("b", 300), ("c", 10), ("d", 2000)):
+        paths.append(str(tmp_path / f"{name}.jpg"))
+        with open(paths[-1], "wb") as f:
+            f.write(b"x" * size)
+    paths.append(str(tmp_path / "gone.jpg"))
+    assert largest_first(paths) == [3, 1, 0, 2, 4]
+    # One worker takes the jobs one after another, in the order handed out (the monotonic clock is
+    # the machine's, the same in every process).
+    started = list(forked_map(lambda k: (k, time.monotonic_ns()), range(4), 1, [2, 0, 3, 1]))
+    assert [k for k, _ in started] == [0, 1, 2, 3]
+    assert sorted(range(4), key=lambda k: started[k][1]) == [2, 0, 3, 1]
+
+
 def test_a_read_process_keeps_the_memory_it_frees():
     # `vision read` has glibc keep freed memory for the next arrays: several megabytes made and
     # dropped again and again fault their pages in once, not every time (counted in a fresh process).

@@ -169,6 +169,28 @@ def test_the_light_is_estimated_from_the_photos_own_tiles():
     assert abs(1 + light.coefficients[0] - saturation) < 0.08
 
 
+def test_every_tile_corrected_at_once_is_each_corrected_alone():
+    """LightEstimate.correct_each (classify_colours' correction of all its tiles, each with itself left
+    out of the light) gives correct_without's numbers bit for bit, and _nearest_line, one line at a
+    time, the nearest line that all the distances at once give."""
+    from vision.colour import _glare_lines, _nearest, _nearest_line
+
+    rng = np.random.default_rng(7)
+    paints = np.array([DEFAULT_PAINTS[c] for c in "ROYGBW"])
+    for n in (1, 2, 9, 30):
+        seen = paints[rng.integers(0, 6, n)] + rng.normal(0, 0.1, (n, 2)) + rng.normal(0, 0.3, 2)
+        positions = rng.uniform(-1, 1, (n, 2))
+        light = estimate_light(seen, positions, paints)
+        rows = [None if k % 4 == 3 else int(rng.integers(0, n)) for k in range(n)]
+        alone = np.array([light.correct_without(seen[k], positions[k], rows[k]) for k in range(n)])
+        assert np.array_equal(light.correct_each(seen, positions, rows), alone)
+    lines = _glare_lines(paints, 0.45, 8)
+    for dtype in (np.float32, np.float64):
+        chroma = rng.normal(0, 2, (3000, 2)).astype(dtype)
+        whole = _nearest(chroma, np.asarray(lines, np.float32).reshape(-1, 2)).reshape(3000, 6, 8)
+        assert np.array_equal(_nearest_line(chroma, lines), whole.min(axis=2).argmin(axis=1))
+
+
 # The designs of evaluation photo tinted 143 (a strong warm lamp; three or two tiles of each of the six
 # paints): their log-chromaticities as seen and their places across the photo, and their paints.
 WARM_LAMP_SEEN = [(-2.39, 1.06), (3.04, -0.65), (-2.76, -2.09), (3.72, 0.25), (3.76, 0.21), (-2.94, -2.13),
