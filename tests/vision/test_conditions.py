@@ -65,7 +65,7 @@ LONG = {
     # when a finger of the wood's own hue was found by its texture (occluder._smooth_limbs): 23 refused, cw 3 -> 1
     "occluded": (0.0294, 0, 1),
     "cutoff": (0.1379, 3, 0),  # 13: a loose tile with a corner in the picture, asked about
-    "extreme": (0.6666, 15, 0),  # 15: a diamond both readings read alike, sure (design.agreed_confidence); 14, 20: far tiles out of focus read sure (pipeline.blur_doubt); 17: its tile dropped unflagged is read (lattice._register_squares), its diamond sure compared up to its patch's blur (design.BLUR_REACH); photo 14 read again (refused "unsure" while 10 of 12 tiles were unsure: 0.6021)
+    "extreme": (0.7347, 16, 0),  # 1, 11: read within 62 degrees, no longer refused by min_near_far 0.3 (0.275, 0.282); 15: a diamond both readings read alike, sure (design.agreed_confidence); 14, 20: far tiles out of focus read sure (pipeline.blur_doubt); 17: its tile dropped unflagged is read (lattice._register_squares), its diamond sure compared up to its patch's blur (design.BLUR_REACH); photo 14 read again (refused "unsure" while 10 of 12 tiles were unsure: 0.6021)
 }
 
 
