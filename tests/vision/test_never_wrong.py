@@ -349,3 +349,35 @@ def test_a_tile_off_its_node_towards_a_corner_of_its_cell_is_not_dropped(conditi
     cfg = VisionConfig()
     _, _, before = _read_and_score(condition, seed, replace(cfg, lattice=replace(cfg.lattice, min_corner_side=1.1)))
     assert before.confidently_wrong >= 1  # without the rule
+
+
+@pytest.mark.parametrize("seed", [223, 219])
+def test_a_tile_s_thick_side_along_an_empty_cell_is_no_tile_off_its_node(seed):
+    # Extreme 223 and 219, about 60 degrees: an empty cell in front of a tile (the camera's side of
+    # it), dark along the band against it (1.0, 0.99: the tile's thick side seen at an angle) and
+    # along a side meeting it (1.0, 0.50), was taken for a tile off its node towards that corner
+    # (lattice._dark_corner) and asked about; 223's table between two tiles' thick sides, cut at the
+    # node, read as a yellow square 0.89 sure: a tile where there is none. A band against a tile
+    # standing away from the camera is that tile's thick side, no tile's face in the cell.
+    photo, result, score = _read_and_score("extreme", seed)
+    assert score.exact and score.confidently_wrong == 0 and result.missing == []
+
+
+def test_the_band_a_tile_s_thick_side_darkens_is_no_corner_of_a_tile():
+    import numpy as np
+
+    from vision.config import LatticeConfig
+    from vision.lattice import _dark_corner
+
+    # The camera stands below the grid (depth falls toward the bottom rows): a tile's thick side
+    # shows below it, along the top band of the cell under it.
+    h = np.array([[60.0, 0.0, 400.0], [0.0, 40.0, 300.0], [0.0, -0.1, 1.0]])
+    cfg = LatticeConfig()
+    # Dark along the top (against the tile above) and the left (open): that tile's side, no corner.
+    assert not _dark_corner((1, 1), [1.0, 0.1, 0.8, 0.1], {(0, 1)}, h, cfg)
+    # The same against a tile below it, on the camera's side, where no side of it can show: a
+    # tile's face laid off its node towards that corner.
+    assert _dark_corner((1, 1), [0.1, 1.0, 0.8, 0.1], {(2, 1)}, h, cfg)
+    # Away from the camera too, the open band beside it and one against a tile to its left: the
+    # tile's own corner.
+    assert _dark_corner((1, 1), [0.8, 0.1, 0.7, 0.1], {(1, 0)}, h, cfg)
