@@ -258,6 +258,42 @@ def test_a_large_clear_design_counts_as_a_tile_left_out_unless_tiles_ring_its_ce
         assert unplaced(lattice, seen, ring, LatticeConfig()) == (1, 0)
 
 
+def test_a_far_clear_design_left_out_is_measured_on_the_table():
+    # Packed 257, a block of two columns seen at an angle: a glare joining two far designs bent the
+    # lattice's map, and the far row's tiles lay between its nodes. The far star left out, a clean
+    # design ringed by face, measured 0.41 of the designs placed in the photo's pixels (a far tile
+    # is smaller there), 0.57 on the table: counted as no clear tile, it and its neighbour were
+    # dropped without a word. On the table every tile's design is its printed size: refused.
+    from vision import RetakePhotoError, read_image_bytes
+    from vision.evalsets import make_photo
+
+    photo = make_photo("packed", 257, (1200, 900))
+    with pytest.raises(RetakePhotoError) as caught:
+        read_image_bytes(photo.data, photo.tileset)
+    assert caught.value.reason == "unplaced"
+
+
+def test_a_design_s_size_left_out_is_compared_on_the_table_not_in_pixels():
+    import numpy as np
+
+    from vision.config import LatticeConfig
+    from vision.lattice import Lattice
+    from vision.pipeline import Seen, unplaced
+
+    # A view whose far rows (up) shrink: a cell on row -3 covers 1 / 1.45 ** 3 of the pixels one
+    # on row 0 does.
+    h = np.array([[50.0, 0.0, 0.0], [0.0, 50.0, 0.0], [0.0, -0.15, 1.0]])
+    lattice = Lattice(h, 50.0, 0.0, [(0, 0)])
+    nodes = np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 1.0], [0.0, -3.0, 1.0]]) @ h.T
+    centres = nodes[:, :2] / nodes[:, 2:]
+    # Two designs placed on row 0, the same printed design left out on row -3: 0.33 of their
+    # area in the photo (a printed letter's bowl's size), on the table as large: a clear tile.
+    far = 100.0 / 1.45 ** 3
+    seen = Seen(centres, np.array([100.0, 100.0, far]), np.ones(3), np.full(3, 0.05))
+    assert far / 100.0 < LatticeConfig().clear_unplaced_area[0]
+    assert unplaced(lattice, seen, [(0, 0), (0, 1)], LatticeConfig()) == (1, 1)
+
+
 def test_a_tile_the_photo_s_edge_cuts_beside_a_tile_read_is_asked_about():
     # Cutoff 202: a yellow circle a quarter outside the photo, a gap from the green circle beside it.
     # The edge cut its design open, so there is no hole; its face, a blob touching the photo's
