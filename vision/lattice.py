@@ -1038,18 +1038,22 @@ def _dark_corner(cell: Cell, sides, tiles, homography, cfg: LatticeConfig) -> bo
     A dark band against a tile read may be that tile's: its thick side seen at an angle, its face where
     the lattice is a little off, the gap's shadow (oblique 256, steep 249 and the development photo
     1_17 tilted 45 degrees: empty cells in an L's inner corner, both sides against tiles, 0.57-1.0).
-    A band against a tile standing away from the camera is that tile's thick side wherever the view is
-    oblique (`_thick_side`: it shows on the camera's side of the tile, along the whole band), so it
-    is no evidence of a tile in the cell: extreme 223 and 219, empty cells in front of a tile at
-    about 60 degrees (that band 1.0 and 0.99, the tile 0.65 and 0.85 of a step away from the camera),
-    were asked about, and 223's read as a yellow square, sure. In mixed 180, extreme 250 and 217 the
-    band against a tile read lies on the tile's far side (the tile 0.55-0.68 of a step towards the
-    camera), where its thick side cannot show.
+    A band against a tile standing away from the camera dark along all its length (`min_thick_side_band`)
+    is that tile's thick side (`_thick_side`: it shows on the camera's side of the tile, the whole
+    tile's edge long, and fills the band where the view is steep enough for it to reach it), so it is
+    no evidence of a tile in the cell: extreme 223 and 219, empty cells in front of a tile at about 60
+    degrees (that band 1.0 and 0.99, the tile 0.65 and 0.85 of a step away from the camera), were asked
+    about, and 223's read as a yellow square, sure. A tile's face off its node covers part of the band
+    (tinted 272, a tile off its node towards one away from the camera: 0.51; set aside too, its design
+    left out refused the photo read exactly before). In mixed 180, extreme 250 and 217 the band against
+    a tile read lies on the tile's far side (the tile 0.55-0.68 of a step towards the camera), where
+    its thick side cannot show.
     (Mixed 262, a glared tile in an L's corner off its node towards both tiles beside it, stays
     dropped: its cell looks as those do.)"""
     steps = ((-1, 0), (1, 0), (0, -1), (0, 1))  # (rows, cols) to the neighbour across each band
     way = _toward_camera(homography, cell)
-    dark = [float(side) >= cfg.min_corner_side and not _thick_side(cell, step, tiles, way, cfg)
+    dark = [float(side) >= cfg.min_corner_side
+            and not (float(side) >= cfg.min_thick_side_band and _thick_side(cell, step, tiles, way, cfg))
             for side, step in zip(sides, steps)]
     open_side = [(cell[0] + dr, cell[1] + dc) not in tiles for dr, dc in steps]
     return any(dark[a] and dark[b] and (open_side[a] or open_side[b]) for a in (0, 1) for b in (2, 3))

@@ -417,3 +417,15 @@ def test_the_band_a_tile_s_thick_side_darkens_is_no_corner_of_a_tile():
     # Away from the camera too, the open band beside it and one against a tile to its left: the
     # tile's own corner.
     assert _dark_corner((1, 1), [0.8, 0.1, 0.7, 0.1], {(1, 0)}, h, cfg)
+    # A band against the tile above dark along part of it only is no thick side filling it: a tile's
+    # face off its node over part of it (tinted 272: 0.51).
+    assert _dark_corner((1, 1), [0.55, 0.1, 0.8, 0.1], {(0, 1)}, h, cfg)
+
+
+def test_a_tile_off_its_node_towards_a_tile_away_from_the_camera_is_still_read():
+    # Tinted 272: a tile off its node towards the tile above it, which stands away from the camera,
+    # and an open side (0.51 against that tile, 0.86 open). The band against the tile is dark along
+    # part of it only, no thick side filling it: the cell is asked about and read as its tile (with
+    # every band against such a tile set aside, its design, left out, refused the photo).
+    photo, result, score = _read_and_score("tinted", 272)
+    assert score.exact
