@@ -134,6 +134,11 @@ class LatticeConfig:
     # and as dark as the tiles' faces: a board's print beside tiles is lighter (board 55: such cells
     # 1.38-1.60 times the faces' level, read "not sure"; the tiles found so 1.07-1.33)
     max_corner_level_ratio: float = 1.35
+    # A band against a tile standing away from the camera at least this dark is that tile's thick side
+    # seen at an angle, filling it along the tile's whole edge: not one of the corner's sides (extreme
+    # 223, 219, oblique 256, steep 249: 0.98-1.0; a tile's face off its node over part of it: tinted
+    # 272 0.51, mixed 180, extreme 250 and 217 0.54-0.88).
+    min_thick_side_band: float = 0.9
     min_missing_face_dark: float = 0.35  # dark share of a cell with a tile's face beside a tile: "may be missing"
     min_missing_side: float = 0.15  # and the face on its least dark side, for any "may be missing"
     min_missing_three_sides: float = 0.4  # or on its second least dark side, beside a tile (see lattice._decide)

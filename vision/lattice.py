@@ -854,7 +854,8 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
     # just above too) or a cell asked about: a tile off its node towards that corner (_dark_corner).
     # From each cell found, so a run of them is found from its end (extreme 217: a far row of blurred
     # circles at 62 degrees beside one tile read, each dark along its near side and the next one's).
-    corners = [key for key in corners if _dark_corner(key, ev.sides[key[0] - rect.top, key[1] - rect.left], tiles, cfg)]
+    corners = [key for key in corners
+               if _dark_corner(key, ev.sides[key[0] - rect.top, key[1] - rect.left], tiles, rect.homography, cfg)]
     beside = set(tiles) | set(missing)
     found = True
     while found:
@@ -1026,7 +1027,7 @@ def _toward_camera(homography, cell: Cell) -> tuple[float, float]:
     return (way[0] / norm, way[1] / norm) if norm > 0 else (0.0, 0.0)
 
 
-def _dark_corner(cell: Cell, sides, tiles, cfg: LatticeConfig) -> bool:
+def _dark_corner(cell: Cell, sides, tiles, homography, cfg: LatticeConfig) -> bool:
     """Whether two sides of `cell` that meet at a corner (`sides`: top, bottom, left, right) are both
     tile-black along their length (`min_corner_side`), one of them where no tile read stands beside the
     cell: a tile's face laid off the cell's node towards that corner, its own outer edge dark. Its face
@@ -1037,12 +1038,33 @@ def _dark_corner(cell: Cell, sides, tiles, cfg: LatticeConfig) -> bool:
     A dark band against a tile read may be that tile's: its thick side seen at an angle, its face where
     the lattice is a little off, the gap's shadow (oblique 256, steep 249 and the development photo
     1_17 tilted 45 degrees: empty cells in an L's inner corner, both sides against tiles, 0.57-1.0).
+    A band against a tile standing away from the camera dark along all its length (`min_thick_side_band`)
+    is that tile's thick side (`_thick_side`: it shows on the camera's side of the tile, the whole
+    tile's edge long, and fills the band where the view is steep enough for it to reach it), so it is
+    no evidence of a tile in the cell: extreme 223 and 219, empty cells in front of a tile at about 60
+    degrees (that band 1.0 and 0.99, the tile 0.65 and 0.85 of a step away from the camera), were asked
+    about, and 223's read as a yellow square, sure. A tile's face off its node covers part of the band
+    (tinted 272, a tile off its node towards one away from the camera: 0.51; set aside too, its design
+    left out refused the photo read exactly before). In mixed 180, extreme 250 and 217 the band against
+    a tile read lies on the tile's far side (the tile 0.55-0.68 of a step towards the camera), where
+    its thick side cannot show.
     (Mixed 262, a glared tile in an L's corner off its node towards both tiles beside it, stays
     dropped: its cell looks as those do.)"""
     steps = ((-1, 0), (1, 0), (0, -1), (0, 1))  # (rows, cols) to the neighbour across each band
-    dark = [float(side) >= cfg.min_corner_side for side in sides]
+    way = _toward_camera(homography, cell)
+    dark = [float(side) >= cfg.min_corner_side
+            and not (float(side) >= cfg.min_thick_side_band and _thick_side(cell, step, tiles, way, cfg))
+            for side, step in zip(sides, steps)]
     open_side = [(cell[0] + dr, cell[1] + dc) not in tiles for dr, dc in steps]
     return any(dark[a] and dark[b] and (open_side[a] or open_side[b]) for a in (0, 1) for b in (2, 3))
+
+
+def _thick_side(cell: Cell, step, tiles, way, cfg: LatticeConfig) -> bool:
+    """Whether the band of `cell` towards its neighbour `step` (rows, cols) away lies against a tile read
+    standing at least `min_side_facing` of a step away from the camera (`way`: _toward_camera at the
+    cell): the band the tile's thick side, seen at an angle, darkens."""
+    dr, dc = step
+    return (cell[0] + dr, cell[1] + dc) in tiles and dc * way[0] + dr * way[1] <= -cfg.min_side_facing
 
 
 def _only_sides(cell: Cell, sides, tiles, homography, cfg: LatticeConfig) -> bool:
@@ -1058,8 +1080,8 @@ def _only_sides(cell: Cell, sides, tiles, homography, cfg: LatticeConfig) -> boo
     way = _toward_camera(homography, cell)
     steps = ((-1, 0), (1, 0), (0, -1), (0, 1))  # (rows, cols) to the neighbour across each band
     explained, other = 0, []
-    for (dr, dc), side in zip(steps, sides):
-        if (cell[0] + dr, cell[1] + dc) in tiles and dc * way[0] + dr * way[1] <= -cfg.min_side_facing:
+    for step, side in zip(steps, sides):
+        if _thick_side(cell, step, tiles, way, cfg):
             explained += 1
         else:
             other.append(float(side))

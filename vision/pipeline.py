@@ -242,19 +242,24 @@ def unplaced(lattice: Lattice, seen, cells, config) -> tuple[int, int]:
     left = ~_on_cells(lattice, seen.centres, cells, config)
     if not left.any():
         return 0, 0
-    placed = seen.areas[~left]
-    if not len(placed):
+    on = ~left
+    if not on.any():
         return int(left.sum()), 0
     left &= _could_be_tiles(seen, ~left, config)
     left &= _one_per_tile(lattice, seen, ~left, left, config)
-    clear = left & clear_designs(seen.areas, seen.asymmetry, seen.face, placed, config.clear_unplaced_face, config)
+    # Sizes compared on the table, where every tile's design is its printed size: in the photo a far
+    # tile's is smaller (packed 257: a far star left out, 0.41 of the median design read in pixels,
+    # 0.57 on the table, its neighbour and it dropped without a word).
+    areas = _on_table(lattice, seen.centres, seen.areas)
+    placed = areas[on]
+    clear = left & clear_designs(areas, seen.asymmetry, seen.face, placed, config.clear_unplaced_face, config)
     # Larger than the designs placed, as clear otherwise: an empty cell between tiles is such a hole,
     # their faces its ring, so on a node with tiles beside it on two sides or more (the others may close
     # with a board's print or a shadow: board 206, an empty cell between two columns of tiles, 2.9
     # times the designs' size); with one at most, the ring's face is its own tile's, a tile nearer the
     # camera than those placed, the lattice's map not bent enough for it (oblique 238: a near circle
     # 3.1 times the far designs' size, 0.86 of a cell on the map, dropped without a word).
-    large = left & clear_designs(seen.areas, seen.asymmetry, seen.face, placed, config.clear_unplaced_face, config,
+    large = left & clear_designs(areas, seen.asymmetry, seen.face, placed, config.clear_unplaced_face, config,
                                  (config.clear_unplaced_area[1], float("inf")))
     if large.any():
         have = set(cells)
@@ -262,6 +267,18 @@ def unplaced(lattice: Lattice, seen, cells, config) -> tuple[int, int]:
             if _sides_read((round(row), round(col)), have) < 2:
                 clear[k] = True
     return int(left.sum()), int(clear.sum())
+
+
+def _on_table(lattice: Lattice, centres, areas):
+    """`areas` (image pixels) of shapes at the image points `centres`, in the lattice's cells on the
+    table: each over the lattice's area scale (pixels a cell) where it lies."""
+    import numpy as np
+
+    from vision.plane import jacobian
+
+    at = lattice.to_lattice(centres)
+    scale = np.array([abs(np.linalg.det(jacobian(lattice.homography, x, y))) for x, y in at.tolist()])
+    return np.asarray(areas, np.float64) / np.maximum(scale, 1e-9)
 
 
 def _sides_read(cell, read: set) -> int:

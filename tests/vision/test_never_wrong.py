@@ -258,6 +258,42 @@ def test_a_large_clear_design_counts_as_a_tile_left_out_unless_tiles_ring_its_ce
         assert unplaced(lattice, seen, ring, LatticeConfig()) == (1, 0)
 
 
+def test_a_far_clear_design_left_out_is_measured_on_the_table():
+    # Packed 257, a block of two columns seen at an angle: a glare joining two far designs bent the
+    # lattice's map, and the far row's tiles lay between its nodes. The far star left out, a clean
+    # design ringed by face, measured 0.41 of the designs placed in the photo's pixels (a far tile
+    # is smaller there), 0.57 on the table: counted as no clear tile, it and its neighbour were
+    # dropped without a word. On the table every tile's design is its printed size: refused.
+    from vision import RetakePhotoError, read_image_bytes
+    from vision.evalsets import make_photo
+
+    photo = make_photo("packed", 257, (1200, 900))
+    with pytest.raises(RetakePhotoError) as caught:
+        read_image_bytes(photo.data, photo.tileset)
+    assert caught.value.reason == "unplaced"
+
+
+def test_a_design_s_size_left_out_is_compared_on_the_table_not_in_pixels():
+    import numpy as np
+
+    from vision.config import LatticeConfig
+    from vision.lattice import Lattice
+    from vision.pipeline import Seen, unplaced
+
+    # A view whose far rows (up) shrink: a cell on row -3 covers 1 / 1.45 ** 3 of the pixels one
+    # on row 0 does.
+    h = np.array([[50.0, 0.0, 0.0], [0.0, 50.0, 0.0], [0.0, -0.15, 1.0]])
+    lattice = Lattice(h, 50.0, 0.0, [(0, 0)])
+    nodes = np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 1.0], [0.0, -3.0, 1.0]]) @ h.T
+    centres = nodes[:, :2] / nodes[:, 2:]
+    # Two designs placed on row 0, the same printed design left out on row -3: 0.33 of their
+    # area in the photo (a printed letter's bowl's size), on the table as large: a clear tile.
+    far = 100.0 / 1.45 ** 3
+    seen = Seen(centres, np.array([100.0, 100.0, far]), np.ones(3), np.full(3, 0.05))
+    assert far / 100.0 < LatticeConfig().clear_unplaced_area[0]
+    assert unplaced(lattice, seen, [(0, 0), (0, 1)], LatticeConfig()) == (1, 1)
+
+
 def test_a_tile_the_photo_s_edge_cuts_beside_a_tile_read_is_asked_about():
     # Cutoff 202: a yellow circle a quarter outside the photo, a gap from the green circle beside it.
     # The edge cut its design open, so there is no hole; its face, a blob touching the photo's
@@ -349,3 +385,47 @@ def test_a_tile_off_its_node_towards_a_corner_of_its_cell_is_not_dropped(conditi
     cfg = VisionConfig()
     _, _, before = _read_and_score(condition, seed, replace(cfg, lattice=replace(cfg.lattice, min_corner_side=1.1)))
     assert before.confidently_wrong >= 1  # without the rule
+
+
+@pytest.mark.parametrize("seed", [223, 219])
+def test_a_tile_s_thick_side_along_an_empty_cell_is_no_tile_off_its_node(seed):
+    # Extreme 223 and 219, about 60 degrees: an empty cell in front of a tile (the camera's side of
+    # it), dark along the band against it (1.0, 0.99: the tile's thick side seen at an angle) and
+    # along a side meeting it (1.0, 0.50), was taken for a tile off its node towards that corner
+    # (lattice._dark_corner) and asked about; 223's table between two tiles' thick sides, cut at the
+    # node, read as a yellow square 0.89 sure: a tile where there is none. A band against a tile
+    # standing away from the camera is that tile's thick side, no tile's face in the cell.
+    photo, result, score = _read_and_score("extreme", seed)
+    assert score.exact and score.confidently_wrong == 0 and result.missing == []
+
+
+def test_the_band_a_tile_s_thick_side_darkens_is_no_corner_of_a_tile():
+    import numpy as np
+
+    from vision.config import LatticeConfig
+    from vision.lattice import _dark_corner
+
+    # The camera stands below the grid (depth falls toward the bottom rows): a tile's thick side
+    # shows below it, along the top band of the cell under it.
+    h = np.array([[60.0, 0.0, 400.0], [0.0, 40.0, 300.0], [0.0, -0.1, 1.0]])
+    cfg = LatticeConfig()
+    # Dark along the top (against the tile above) and the left (open): that tile's side, no corner.
+    assert not _dark_corner((1, 1), [1.0, 0.1, 0.8, 0.1], {(0, 1)}, h, cfg)
+    # The same against a tile below it, on the camera's side, where no side of it can show: a
+    # tile's face laid off its node towards that corner.
+    assert _dark_corner((1, 1), [0.1, 1.0, 0.8, 0.1], {(2, 1)}, h, cfg)
+    # Away from the camera too, the open band beside it and one against a tile to its left: the
+    # tile's own corner.
+    assert _dark_corner((1, 1), [0.8, 0.1, 0.7, 0.1], {(1, 0)}, h, cfg)
+    # A band against the tile above dark along part of it only is no thick side filling it: a tile's
+    # face off its node over part of it (tinted 272: 0.51).
+    assert _dark_corner((1, 1), [0.55, 0.1, 0.8, 0.1], {(0, 1)}, h, cfg)
+
+
+def test_a_tile_off_its_node_towards_a_tile_away_from_the_camera_is_still_read():
+    # Tinted 272: a tile off its node towards the tile above it, which stands away from the camera,
+    # and an open side (0.51 against that tile, 0.86 open). The band against the tile is dark along
+    # part of it only, no thick side filling it: the cell is asked about and read as its tile (with
+    # every band against such a tile set aside, its design, left out, refused the photo).
+    photo, result, score = _read_and_score("tinted", 272)
+    assert score.exact
