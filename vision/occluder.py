@@ -105,6 +105,7 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
         return apart, float(percentile(apart[sample], cfg.spread_percentile))
 
     apart, spread = apart_from(table)
+    whole, loose = apart, None  # the distances from the whole sample's median
     if cfg.loose_apart > 0:
         # A finger lying where the table is sampled: over a tenth of the sample, it sets the table's
         # spread, and stands apart from nothing. Limbs standing apart from the table's median by
@@ -119,6 +120,9 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
     threshold = max(cfg.min_apart, cfg.apart_spread * spread)
     foreign = cv2.morphologyEx((skin & (apart > threshold)).astype(np.uint8), cv2.MORPH_OPEN, disc)
     blob, count = _limbs(foreign, t, cfg)
+    if not count and loose is not None and float(percentile(whole[table], cfg.surface_percentile)) > cfg.min_apart:
+        # The table's sample is two surfaces, its median near neither: a hand over part of the table.
+        blob, count = _second_surface(loose, table, apart_from, t, cfg)
     if not count and cfg.smooth_spread > 0:
         candidate = skin & (apart > cfg.smooth_spread * spread)
         opened = cv2.morphologyEx(candidate.astype(np.uint8), cv2.MORPH_OPEN, disc)
@@ -127,6 +131,43 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
             if not count and len(glimpsed):
                 blob, count = _over_glimpses(opened, lat, t, lattice.tile, glimpsed, cfg)
     return (blob if count else None), lat, t
+
+
+def _second_surface(loose, table, apart_from, t: float, cfg: OccluderConfig):
+    """(the part of `loose` (a 0/1 mask: skin's hue standing apart from the table's median by
+    `loose_apart`, opened by a finger's disc) from the photo's edge that is a second surface over the
+    table, a bool mask; 1, or 0 if none is). A table is one surface: its colour gathers round its
+    median. A hand over half of it (occluded 95) makes the sample two surfaces, and its median lies
+    between them, near neither; the hand, too wide for a limb, is the part from the edge that, left
+    out, leaves a table standing apart from it, smooth-edged as a limb is."""
+    for part, _ in _edge_parts(loose, t, cfg):
+        rest = table & ~part
+        if rest.sum() < cfg.min_table_share * table.size or (part & table).sum() < cfg.min_surface_share * table.sum():
+            continue
+        apart, spread = apart_from(rest)
+        if float(percentile(apart[rest], cfg.surface_percentile)) > cfg.min_apart:
+            continue  # what is left is no one surface either
+        if float(array_median(apart[part])) <= max(cfg.min_apart, cfg.apart_spread * spread):
+            continue
+        if _smooth(part, cfg):
+            return part, 1
+    return None, 0
+
+
+def _smooth(component, cfg: OccluderConfig) -> bool:
+    """Whether `component` (a bool mask) is smooth-edged: it fills most of its convex hull
+    (`min_solidity`), and its outline is hardly longer than the hull's (`max_ragged`). A patch of table
+    standing apart (a plank's grain, a corner the lens darkens) follows the grain, ragged."""
+    import cv2
+    import numpy as np
+
+    ys, xs = np.nonzero(component)
+    points = np.column_stack([xs, ys]).astype(np.float32)
+    if len(xs) < cfg.min_solidity * cv2.contourArea(cv2.convexHull(points)):
+        return False
+    outline = max(cv2.findContours(component.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0],
+                  key=cv2.contourArea)
+    return cv2.arcLength(outline, True) <= cfg.max_ragged * cv2.arcLength(cv2.convexHull(outline), True)
 
 
 def _over_glimpses(opened, lat: Lattice, t: float, tile: float, glimpsed, cfg: OccluderConfig):
@@ -139,7 +180,7 @@ def _over_glimpses(opened, lat: Lattice, t: float, tile: float, glimpsed, cfg: O
 
     blob = np.zeros(opened.shape, bool)
     limbs = 0
-    for component, _ in _edge_parts(opened, t, cfg):
+    for component, _ in _edge_parts(opened, t, cfg, cfg.min_glimpse_patch):
         if any(_share_covered(component, lat, cell, tile, cfg) >= cfg.min_cover for cell in glimpsed):
             blob |= component
             limbs += 1
@@ -155,16 +196,18 @@ def _may_hold_limb(opened, t: float, cfg: OccluderConfig) -> bool:
     return next(_edge_parts(opened, t, cfg), None) is not None
 
 
-def _edge_parts(mask, t: float, cfg: OccluderConfig):
+def _edge_parts(mask, t: float, cfg: OccluderConfig, inner: float = math.inf):
     """The parts of `mask` (a 0/1 mask) of at least `min_area` that touch the photo's edge, where a
-    limb comes in from: (a bool mask of the part, its area) for each, one at a time."""
+    limb comes in from, and those of at least `inner` tiles squared anywhere: (a bool mask of the part,
+    its area) for each, one at a time."""
     import cv2
 
     height, width = mask.shape
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     for n in range(1, count):
         x, y, w, h, area = stats[n]
-        if area >= cfg.min_area * t * t and (x == 0 or y == 0 or x + w >= width or y + h >= height):
+        if area >= cfg.min_area * t * t and (x == 0 or y == 0 or x + w >= width or y + h >= height
+                                             or area >= inner * t * t):
             yield labels == n, area
 
 
@@ -215,23 +258,17 @@ def _limbs(foreign, t: float, cfg: OccluderConfig):
     limbs = 0
     for component, area in _edge_parts(foreign, t, cfg):
         ys, xs = np.nonzero(component)
-        points = np.column_stack([xs, ys]).astype(np.float32)
-        length = max(cv2.minAreaRect(points)[1])
-        hull = cv2.contourArea(cv2.convexHull(points))
-        # A limb: long, about a finger wide all along, and smooth-edged (most of its hull filled),
-        # not a patch of table lit differently, ragged with its grain.
-        if length < cfg.min_length * t or area > cfg.max_width * t * length or area < cfg.min_solidity * hull:
+        length = max(cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))[1])
+        # A limb: long, about a finger wide all along.
+        if length < cfg.min_length * t or area > cfg.max_width * t * length:
             continue
         # Nowhere thicker than a finger (the widest disc inside it): a wedge of table in a corner of
         # the photo, lit differently, can have a finger's mean width and be two tiles across at the
         # corner.
         if 2.0 * float(cv2.distanceTransform(component.astype(np.uint8), cv2.DIST_L2, 5).max()) > cfg.max_thickness * t:
             continue
-        # Smooth-edged: its outline hardly longer than its hull's. A patch of table standing apart
-        # (a plank's grain, a corner the lens darkens) follows the grain, ragged.
-        outline = max(cv2.findContours(component.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0],
-                      key=cv2.contourArea)
-        if cv2.arcLength(outline, True) > cfg.max_ragged * cv2.arcLength(cv2.convexHull(outline), True):
+        # Smooth-edged, not a patch of table lit differently, ragged with its grain.
+        if not _smooth(component, cfg):
             continue
         blob |= component
         limbs += 1
