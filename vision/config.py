@@ -327,7 +327,9 @@ class DesignConfig:
     # a tile (pipeline.at_print_size): a design is printed at one size on every tile's face, the patch
     # a tile's square. Designs read on found tiles (seeds 0-239, 12 photos of 8 conditions): 0.76-1.05;
     # the right tiles on pale cells (steep 153, 209, extreme 225) 0.83-0.90; board 224's printed blue
-    # square under a cell, read as a square 0.62 sure, 1.29.
+    # square under a cell, read as a square 0.79 sure, 1.29, and board 267's light squares between
+    # dark lines 1.31-1.36. Past the upper bound a pale cell's design is larger than any tile's design
+    # shows inside its face: print, not a tile (pipeline.beyond_print_size).
     print_extent: tuple[float, float] = (0.75, 1.1)
     clipped_chroma: int = 8  # a pixel whose brightest channel is clipped (250+) and this much chroma is paint
     # The band along the design window's border (a fraction of the tile) where thin lines (the

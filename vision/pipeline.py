@@ -457,6 +457,11 @@ def read_asked(image, lattice: Lattice, found, asked, missing, config: VisionCon
     out = list(zip(found, mend_by_symmetry(readings[:len(found)], config.design)))
     for cell, reading in zip(asked, readings[len(found):]):
         if reading is not None and reading[1].confidence >= config.design.asked_sure:
+            if cell in doubtful and beyond_print_size(reading[1], config.design):
+                # Lighter than the tiles' faces and its design larger than any tile's is printed: no
+                # tile's face rings it, a board's square between its lines fills the cell (board 267,
+                # 224: light and blue squares read as squares at 1.29-1.36 of a square's print).
+                continue
             if cell in missing:
                 missing.remove(cell)
             doubt = cell in doubtful and not at_print_size(reading[1], config.design)
@@ -471,6 +476,23 @@ def at_print_size(design, config: DesignConfig) -> bool:
     square, so a tile a highlight or the angle lit lighter than its neighbours (GridInPlane.pale) still
     shows its design at that size; a board's print under a cell (a coloured square, a letter) is as
     large or small as it was printed, and stays in doubt."""
+    ratio = print_ratio(design)
+    low, high = config.print_extent
+    return ratio is not None and low <= ratio <= high
+
+
+def beyond_print_size(design, config: DesignConfig) -> bool:
+    """Whether a design read spans more of its tile's patch than any tile's design is printed at
+    (`DesignConfig.print_extent`'s upper bound): a tile's black face rings its design on every side,
+    so a design that large has no face round it."""
+    ratio = print_ratio(design)
+    return ratio is not None and ratio > config.print_extent[1]
+
+
+def print_ratio(design) -> float | None:
+    """A design read's widest span across its patch (rows or columns its mask covers, over the
+    patch's side) over its artwork's widest extent (design.printed_extent): None if its mask is
+    empty."""
     import numpy as np
 
     from vision.design import printed_extent
@@ -478,10 +500,9 @@ def at_print_size(design, config: DesignConfig) -> bool:
     rows = np.flatnonzero(np.asarray(design.mask).any(axis=1))
     cols = np.flatnonzero(np.asarray(design.mask).any(axis=0))
     if not len(rows):
-        return False
+        return None
     span = max(rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1) / design.mask.shape[0]
-    low, high = config.print_extent
-    return low <= span / printed_extent(design.design) <= high
+    return span / printed_extent(design.design)
 
 
 def check_blur(blurs: list[float], tile_px: float, config: DesignConfig) -> None:
@@ -705,7 +726,8 @@ def read_image(
     # design (board 217, 236, 239: read "not sure" at 0.00-0.07). A tile's face is as black as its
     # neighbours' and its paint darker than the board; a pale cell's design that does not read sure is
     # not asked about either (read_asked).
-    kept = [k for k, (reading, pale) in enumerate(zip(readings, pales)) if not (pale and reading[2] < SURE_AT)]
+    kept = [k for k, (reading, pale, design) in enumerate(zip(readings, pales, designs))
+            if not (pale and (reading[2] < SURE_AT or beyond_print_size(design, cfg.design)))]
     if len(kept) < len(readings):
         readings, cells, samples, offsets, doubted = (
             [seq[k] for k in kept] for seq in (readings, cells, samples, offsets, doubted))
