@@ -465,7 +465,12 @@ def classify_colours(
         share = float(shares[k])
         wild_margin = min(1.0, abs(share - cfg.wild_min_share) / cfg.wild_min_share)
         if share >= cfg.wild_min_share:
-            colour, confidence = WILD_COLOUR, wild_margin
+            # Glare pales a wild's sectors into one paint and takes their share from the others, so its
+            # fourth colour's share may lie just over the bound (not sure). The paint the glare left
+            # (the least pale pixels) spread over several paints says the same as its share, as no
+            # one paint's does: the surer of the two is the wild's confidence.
+            several = min(1.0, max(0.0, 2.0 * off_paint[k] / cfg.max_off_paint - 1.0))
+            colour, confidence = WILD_COLOUR, float(max(wild_margin, several))
         else:
             # Paint pixels far apart in colour are not one paint (a wild paled by glare but for a few
             # sectors): the confidence falls from half the spread limit to 0 at it.

@@ -392,7 +392,8 @@ class ColourConfig:
     # than half this share lies nearest other paints, are no one paint: its confidence falls from 1
     # at half of it to 0 at it (colour._off_paint_shares). A wild whose other sectors a highlight
     # washed out keeps two or three paints there (0.45 and more); single paints on tinted and mixed
-    # seeds 0-239 (5,581) at most 0.22.
+    # seeds 0-239 (5,581) at most 0.22. A design read a wild by its fourth colour is as sure as that
+    # share says or, the surer, from 0 at half of it to 1 at it (glared wilds 0.45-0.60).
     max_off_paint: float = 0.45
     # The light (colour.estimate_light), in log-chromaticity units; paints lie 2.3 and more apart.
     light_prior: float = 0.35  # a cast's usual size (the prior holds the estimate towards none)

@@ -350,6 +350,19 @@ def test_a_wild_whose_glared_sectors_read_white_is_read_sure(seed):
     assert score.exact and score.confidently_wrong == 0
 
 
+@pytest.mark.parametrize("seed", [89, 147, 180, 219])
+def test_a_glared_wild_whose_paint_lies_in_several_paints_is_read_sure(seed):
+    # Tinted 89, 147, 180 and 219: a wild under a lamp's highlight, its glared sectors paled into one
+    # paint, their share taken from the others: the fourth colour covered 0.067-0.077 of the design,
+    # just over the wild's 6% (not sure, 0.12-0.28). The paint the glare left (the least pale pixels)
+    # lay 0.45-0.60 off its most common paint, as no single paint's does (at most 0.22): a wild, sure.
+    from vision.config import SURE_AT
+
+    photo, result, score = _read_and_score("tinted", seed)
+    assert score.exact and score.confidently_wrong == 0
+    assert any(t.tile == "**" and t.confidence >= SURE_AT for t in result.tiles)
+
+
 @pytest.mark.parametrize("seed", [252, 259])
 def test_a_tile_the_photo_s_edge_cuts_through_its_dark_paint_refuses_the_photo(seed):
     # Cutoff 252 and 259: a green clover and a green circle at the photo's edge beside tiles read,
