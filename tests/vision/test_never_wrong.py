@@ -236,13 +236,7 @@ def test_a_near_tile_larger_than_those_placed_left_off_the_grid_refuses_the_phot
     # left out (0.5-2.2 times their size), and it and the tile beyond it were dropped without a
     # word. A design that large, as clear, is a tile unless it is the hole of an empty cell between
     # tiles read (on two sides or more): the photo is refused.
-    from vision import RetakePhotoError, read_image_bytes
-    from vision.evalsets import make_photo
-
-    photo = make_photo("oblique", 238, (1200, 900))
-    with pytest.raises(RetakePhotoError) as caught:
-        read_image_bytes(photo.data, photo.tileset)
-    assert caught.value.reason == "unplaced"
+    assert _refusal("oblique", 238) == "unplaced"
 
 
 def test_a_large_clear_design_counts_as_a_tile_left_out_unless_tiles_ring_its_cell():
@@ -268,13 +262,7 @@ def test_a_far_clear_design_left_out_is_measured_on_the_table():
     # design ringed by face, measured 0.41 of the designs placed in the photo's pixels (a far tile
     # is smaller there), 0.57 on the table: counted as no clear tile, it and its neighbour were
     # dropped without a word. On the table every tile's design is its printed size: refused.
-    from vision import RetakePhotoError, read_image_bytes
-    from vision.evalsets import make_photo
-
-    photo = make_photo("packed", 257, (1200, 900))
-    with pytest.raises(RetakePhotoError) as caught:
-        read_image_bytes(photo.data, photo.tileset)
-    assert caught.value.reason == "unplaced"
+    assert _refusal("packed", 257) == "unplaced"
 
 
 def test_a_design_s_size_left_out_is_compared_on_the_table_not_in_pixels():
