@@ -526,12 +526,6 @@ class OccluderConfig:
     # squared counts though it does not reach the photo's edge: a finger's shaded side may part it
     # from there (occluded 31: 4.4), and a speck or a tile's rim is far smaller.
     min_glimpse_patch: float = 3.0
-    # A table is one surface: this percentile of its sample's distances (a*, b*) from its median is
-    # under min_apart (a table alone: 0.3-2). Over it, the sample is two surfaces, and a part of skin's
-    # hue from the photo's edge, at least min_surface_share of the sample, that leaves one surface
-    # standing apart from it is a hand over the table (occluder._second_surface; occluded 95: 9).
-    surface_percentile: float = 10.0
-    min_surface_share: float = 0.1
     min_length: float = 2.0
     # Its area over its length (a finger, shrunk with its soft edge and its shadow: 0.5-1.28).
     max_width: float = 1.3

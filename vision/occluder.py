@@ -105,7 +105,6 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
         return apart, float(percentile(apart[sample], cfg.spread_percentile))
 
     apart, spread = apart_from(table)
-    whole, loose = apart, None  # the distances from the whole sample's median
     if cfg.loose_apart > 0:
         # A finger lying where the table is sampled: over a tenth of the sample, it sets the table's
         # spread, and stands apart from nothing. Limbs standing apart from the table's median by
@@ -120,9 +119,6 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
     threshold = max(cfg.min_apart, cfg.apart_spread * spread)
     foreign = cv2.morphologyEx((skin & (apart > threshold)).astype(np.uint8), cv2.MORPH_OPEN, disc)
     blob, count = _limbs(foreign, t, cfg)
-    if not count and loose is not None and float(percentile(whole[table], cfg.surface_percentile)) > cfg.min_apart:
-        # The table's sample is two surfaces, its median near neither: a hand over part of the table.
-        blob, count = _second_surface(loose, table, apart_from, t, cfg)
     if not count and cfg.smooth_spread > 0:
         candidate = skin & (apart > cfg.smooth_spread * spread)
         opened = cv2.morphologyEx(candidate.astype(np.uint8), cv2.MORPH_OPEN, disc)
@@ -131,27 +127,6 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
             if not count and len(glimpsed):
                 blob, count = _over_glimpses(opened, lat, t, lattice.tile, glimpsed, cfg)
     return (blob if count else None), lat, t
-
-
-def _second_surface(loose, table, apart_from, t: float, cfg: OccluderConfig):
-    """(the part of `loose` (a 0/1 mask: skin's hue standing apart from the table's median by
-    `loose_apart`, opened by a finger's disc) from the photo's edge that is a second surface over the
-    table, a bool mask; 1, or 0 if none is). A table is one surface: its colour gathers round its
-    median. A hand over half of it (occluded 95) makes the sample two surfaces, and its median lies
-    between them, near neither; the hand, too wide for a limb, is the part from the edge that, left
-    out, leaves a table standing apart from it, smooth-edged as a limb is."""
-    for part, _ in _edge_parts(loose, t, cfg):
-        rest = table & ~part
-        if rest.sum() < cfg.min_table_share * table.size or (part & table).sum() < cfg.min_surface_share * table.sum():
-            continue
-        apart, spread = apart_from(rest)
-        if float(percentile(apart[rest], cfg.surface_percentile)) > cfg.min_apart:
-            continue  # what is left is no one surface either
-        if float(array_median(apart[part])) <= max(cfg.min_apart, cfg.apart_spread * spread):
-            continue
-        if _smooth(part, cfg):
-            return part, 1
-    return None, 0
 
 
 def _smooth(component, cfg: OccluderConfig) -> bool:

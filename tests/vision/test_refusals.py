@@ -480,12 +480,6 @@ def _no_finger_found_without_it(photo) -> None:
     # spread, the finger is joined to patches of the wood; the wood's grain runs one way, the
     # finger has none (its blocks under the table's 10th percentile of grain), and it is found.
     (200, dict(smooth_spread=0.0)),
-    # A hand over half of a yellow table, six tiles wide and four tiles of a column under it: half the
-    # table's sample, its median between the two surfaces (the nearest tenth of the sample 9 from
-    # it, a table alone 0.3-2), nothing stood apart by 1.5 times the spread, and the hand is too wide
-    # for a limb: the four tiles were dropped without a word. Left out, it leaves a table of one
-    # surface that it stands apart from (occluder._second_surface).
-    (95, dict(min_surface_share=2.0)),
     # A finger on wood of its own hue over a row of tiles, a glimpse of a tile's face beside them:
     # its part standing apart by part of the table's spread over the glimpse is 4.4 tiles square,
     # but its shaded side parts it from the photo's edge; two tiles under it were dropped without a
