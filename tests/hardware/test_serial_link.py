@@ -24,7 +24,7 @@ def test_raw_protocol_with_pyserial_over_the_pty(sim):
     reader = p.LineReader(p.EVENTS)
     got: list[p.Message] = []
 
-    def until(pred, timeout=3.0):
+    def until(pred, timeout=30.0):
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             got.extend(m for m in reader.feed(port.read(256)) if isinstance(m, p.Message))
