@@ -996,6 +996,8 @@ class _Advisor:
     unseen: tuple[int, ...]
     ts: TileSet
     one: dict[tuple[tuple[int, ...], int], float] = field(default_factory=dict)
+    root_p_one: dict[int, float] | None = None
+    far: int | None = None
 
     def pile(self, hand: tuple[int, ...], trade: int) -> list[int]:
         """The pile a trade of `trade` from `hand` draws from: unseen tiles plus the returned tile.
@@ -1108,7 +1110,7 @@ class _Advisor:
             return {}
         judged = self.judge.verdicts
         limit = len(judged) + hands
-        one = {t: self.p_one(self.root, t) for t in self.candidates(self.root)}
+        one = self.root_one()
         out: dict[int, tuple[float, None]] = {}
         for t1 in sorted(one, key=lambda t: (-one[t], t)):
             draws = self.first_draws(t1)
@@ -1134,22 +1136,36 @@ class _Advisor:
         as working out every p_one in full.
         """
         best = back
-        root_one = {t: self.p_one(self.root, t) for t in self.candidates(self.root)}
+        root_one = self.root_one()
         others = [t2 for t2 in self.candidates(h1) if t2 != d1]
         others.sort(key=lambda t2: (-root_one.get(t2, 0.0), t2))
-        for t2 in others:
-            p = self._p_one_above(h1, t2, best)
+        for i, t2 in enumerate(others):
+            p = self._p_one_above(h1, t2, best, first=i == 0)
             if p is not None:
                 best = p
         return best
 
-    def _p_one_above(self, hand: tuple[int, ...], trade: int, floor: float) -> float | None:
+    def root_one(self) -> dict[int, float]:
+        """p_one of every tile of the root (worked out once, by one_trade_all)."""
+        if self.root_p_one is None:
+            self.root_p_one = {t: self.p_one(self.root, t) for t in self.candidates(self.root)}
+        return self.root_p_one
+
+    def _p_one_above(self, hand: tuple[int, ...], trade: int, floor: float, first: bool = True) -> float | None:
         """p_one(hand, trade) when it is above `floor`, else None, judging no more draws than that needs.
 
-        The draws are judged most copies first; once the copies judged not
-        playable leave at most `floor` even if every draw left were playable,
-        the trade cannot beat `floor` and the rest is not judged. A value it
-        returns is p_one's, to the last bit (the same count over the same total).
+        Once the copies judged not playable leave at most `floor` even if
+        every draw left were playable, the trade cannot beat `floor` and the
+        rest is not judged. A value it returns is p_one's, to the last bit
+        (the same count over the same total). `first` (the trade expected to
+        be the maximum, whose every draw is judged anyway): its hand with a
+        wild drawn is judged first, for the wild's dominance and for a grid
+        that the draws are repaired from, and the draws go most copies first.
+        Otherwise the trade is expected to be dropped: the wild's dominance is
+        used only when already known, and the draws that touch no hard tile
+        (sharing neither colour nor design with one: mostly proved impossible
+        by the hard tiles at once) go first, so that it is dropped after a few
+        cheap proofs (`_far_from_cores`).
         """
         memo = self.one.get((hand, trade))
         if memo is not None:
@@ -1157,10 +1173,13 @@ class _Advisor:
         pile = self.pile(hand, trade)
         total = sum(pile)
         left = total - pile[trade]  # drawing `trade` back leaves the hand unplayable
-        if left / total <= floor or self._dominated_out(hand, trade):
+        if left / total <= floor:
             return None
+        if self._dominated_out(hand, trade) if first else self._dominated_known(hand, trade):
+            return None
+        far = 0 if first else self._far_from_cores()
         good = 0
-        for d in sorted(range(SLOTS), key=lambda d: -pile[d]):
+        for d in sorted(range(SLOTS), key=lambda d: (not far >> d & 1, -pile[d])):
             if not pile[d] or d == trade:
                 continue
             left -= pile[d]
@@ -1171,6 +1190,24 @@ class _Advisor:
         p = good / total
         self.one[hand, trade] = p
         return p if p > floor else None
+
+    def _dominated_known(self, hand: tuple[int, ...], trade: int) -> bool:
+        """True when trading for a wild is already known to be impossible (nothing judged for it)."""
+        return self.judge.verdicts.get(_swap(hand, trade, W)) is False
+
+    def _far_from_cores(self) -> int:
+        """The mask of the tiles sharing neither colour nor design with any tile of the root's hard
+        tiles (no wild): a draw of one leaves the problem those tiles pose as it is."""
+        if self.far is None:
+            near = 1 << W
+            for core in self.judge.cores:
+                for tile in core:
+                    i = _index(tile, self.ts)
+                    for j in range(W):
+                        if j // 6 == i // 6 or j % 6 == i % 6:
+                            near |= 1 << j
+            self.far = _ALL_TILES & ~near if self.judge.cores else 0
+        return self.far
 
 
 class _SecondTrade:
@@ -1210,7 +1247,7 @@ class _SecondTrade:
         self.work = work
         self.samples = samples
         self.seed = seed
-        self.root_one = {t: work.p_one(work.root, t) for t in work.candidates(work.root)}
+        self.root_one = work.root_one()
         self.pilots: dict[tuple[int, int], _Pilot] = {}
 
     def bounded_draws(self, h1: tuple[int, ...], t2: int) -> tuple[list[tuple[int, int]], int]:

@@ -544,6 +544,41 @@ def test_the_best_trades_p_two_is_exact_on_a_dealt_hand():
     assert all(a.p_two_stderr is not None for a in lonely.advice)
 
 
+def test_second_trades_expected_to_lose_are_dropped_after_cheap_proofs():
+    # HAND_TWO_2G traded 4B (p_one 0.32): after a first draw that leaves the 2G problem,
+    # the best second trade is 2G. Every other second trade is dropped after a few draws
+    # far from the hard tiles (proved impossible at once), without its hand with a wild
+    # drawn being judged (on main each cost a solver call: 1,825 of 3,810 solver calls of
+    # that hand's exact p_two went to such hands and their draws); the maximum is the
+    # same as every second trade worked out in full by a fresh advisor.
+    ts = get_tileset("classic")
+
+    def advisor():
+        judge = advisor_module._Judge(ts, False, None)
+        judge.cores.append(hard_tiles(HAND_TWO_2G, ts))
+        root = advisor_module._key(HAND_TWO_2G, ts)
+        pile = advisor_module._key(list(unseen_pile(HAND_TWO_2G).elements()), ts)
+        return advisor_module._Advisor(judge, root, pile, ts)
+
+    work = advisor()
+    work.one_trade_all()
+    far = work._far_from_cores()
+    assert not far >> advisor_module.W & 1
+    assert {advisor_module._tile_of(i, ts)[0] for i in range(36) if far >> i & 1} == set("13456")
+    assert not any(advisor_module._tile_of(i, ts)[1] == "G" for i in range(36) if far >> i & 1)
+    index = {tile: advisor_module._index(tile, ts) for tile in ("4B", "2G")}
+    t1 = index["4B"]
+    failed = [d for d, _ in work.first_draws(t1) if d != t1 and not work.after_one(t1, d)]
+    assert len(failed) > 10
+    fresh = advisor()
+    for d1 in failed[:3]:
+        h1 = advisor_module._swap(work.root, t1, d1)
+        best = work.best_second(h1, d1, work.p_one(work.root, t1))
+        losers = [t2 for t2 in work.candidates(h1) if t2 not in (d1, index["2G"])]
+        assert all(advisor_module._swap(h1, t2, advisor_module.W) not in work.judge.verdicts for t2 in losers)
+        assert best == max(fresh.p_one(h1, t2) for t2 in fresh.candidates(h1)) == work.p_one(h1, index["2G"])
+
+
 # -- the command -----------------------------------------------------------------------
 
 
