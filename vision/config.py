@@ -520,6 +520,20 @@ class OccluderConfig:
     grain_sigma: float = 3.0
     max_grain: float = 0.8
     grain_percentile: float = 10.0
+    # Last, a limb of skin's hue whose lightness stands apart from the table's level round it (its
+    # mean within step_scale tiles, where at least step_support of the weight is table) by step_spread
+    # times the table's median step and min_step (occluder._step_limbs; L* * 2.55): a finger of the
+    # table's own hue, lighter or darker.
+    step_spread: float = 8.0
+    min_step: float = 15.0
+    step_scale: float = 2.0
+    step_tile_px: float = 3.0  # the level is measured on a copy shrunk to about this many pixels a tile
+    # ... and only where the table round it, within ring_width tiles, steps the same way by at most
+    # max_ring_step times the threshold (its median): a finger lies on the table, stepping from it on
+    # both sides; a lighter plank's or a lamp's pool's edge steps on one side only.
+    ring_width: float = 0.5
+    max_ring_step: float = 0.6
+    step_support: float = 0.05
     min_width: float = 0.3  # narrower than this is a printed line or a fleck, not a finger
     min_area: float = 1.0  # tiles squared
     # Over a glimpse of a tile's face (occluder._over_glimpses), a part of at least this many tiles
