@@ -274,10 +274,10 @@ def _on_table(lattice: Lattice, centres, areas):
     table: each over the lattice's area scale (pixels a cell) where it lies."""
     import numpy as np
 
-    from vision.plane import _jacobians
+    from vision.plane import jacobians
 
-    # Every point's Jacobian at once (plane._jacobians: each the numbers of plane.jacobian at it).
-    scale = np.abs(np.linalg.det(_jacobians(lattice.homography, lattice.to_lattice(centres))))
+    # Every point's Jacobian at once (plane.jacobians: each the numbers of plane.jacobian at it).
+    scale = np.abs(np.linalg.det(jacobians(lattice.homography, lattice.to_lattice(centres))))
     return np.asarray(areas, np.float64) / np.maximum(scale, 1e-9)
 
 
