@@ -569,8 +569,8 @@ def cast_residuals(samples: list[ColourSample], colours: str, painted: str, posi
     light, rows, _ = _photo_light(samples, chroma, pos, paints_arr, cfg)
     known = [k for k, c in enumerate(painted) if c != WILD_COLOUR]
     offsets = np.array([light.offset_at(pos[k]) for k in known]).reshape(-1, 2)
-    residuals = np.array([light.correct_without(chroma[k], pos[k], rows.get(k)) - DEFAULT_PAINTS[painted[k]]
-                          for k in known]).reshape(-1, 2)
+    residuals = (light.correct_each(chroma[known], pos[known], [rows.get(k) for k in known])
+                 - np.array([DEFAULT_PAINTS[painted[k]] for k in known]).reshape(-1, 2))
     return offsets, residuals
 
 
@@ -621,19 +621,13 @@ class LightEstimate:
         """`correct` with the light estimated from every tile but tile `k` (None: from all of them)."""
         import numpy as np
 
-        if k is None or self.assigned is None or not len(self.assigned):
-            return self.correct(chroma, position)
-        if self.parts is None:
-            self.parts = _normal_parts(self.chroma, self.positions, self.paints[self.assigned], self.weights)
-        lhs, rhs = self.parts
-        # The fit's normal equations are sums over the tiles: tile k's part taken out.
-        c = np.linalg.solve(lhs.sum(axis=0) - lhs[k] + self.regulariser, rhs.sum(axis=0) - rhs[k])
-        return self.correct(chroma, position, c)
+        return self.correct_each(np.reshape(chroma, (1, 2)), np.reshape(position, (1, 2)), [k])[0]
 
     def correct_each(self, chroma, positions, rows):
-        """correct_without of each of `chroma` (N x 2) at `positions` (N x 2), tile `rows[i]` (None: none) left
-        out of the light for the i-th: every tile at once, the same numbers (numpy's solve runs LAPACK's
-        on each matrix as on one, and the rest is element by element)."""
+        """`correct` of each of `chroma` (N x 2) at `positions` (N x 2) with the light estimated from every
+        tile but tile `rows[i]` for the i-th (None: from all of them): every tile at once, the same numbers
+        (numpy's solve runs LAPACK's on each matrix as on one, and the rest is element by element). The
+        fit's normal equations are sums over the tiles: tile k's part is taken out."""
         import numpy as np
 
         coefficients = np.tile(np.asarray(self.coefficients, np.float64), (len(chroma), 1))

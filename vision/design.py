@@ -873,9 +873,15 @@ def design_fit(features) -> float:
     (SCALES units), falling to 0 at UNLIKE_ANY[1]. The margin to the runner-up says which design a
     shape is nearer, not that it is one (the profile, folded onto a quarter turn, smooths a lobe
     lost to glare away)."""
-    nearest = float(_curve_distances([features]).min())
+    return design_fits([features])[0]
+
+
+def design_fits(many) -> list[float]:
+    """design_fit of each of `many` features, at once (each the same to the last bit as alone)."""
+    if not len(many):
+        return []
     near, far = UNLIKE_ANY
-    return max(0.0, min(1.0, (far - nearest) / (far - near)))
+    return [max(0.0, min(1.0, (far - nearest) / (far - near))) for nearest in _curve_distances(many).min(axis=1).tolist()]
 
 
 def nearest_design(features) -> tuple[str, float]:

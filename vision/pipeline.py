@@ -19,7 +19,7 @@ from typing import Any, Iterable
 from vision.assemble import TileReading, assemble_grid, grid_text, tile_code
 from vision.colour import Calibration, ColourSample, classify_colours, colour_sample
 from vision.config import SURE_AT, DesignConfig, VisionConfig
-from vision.design import array_median, blur_of, percentiles
+from vision.design import array_median, blur_of, design_fits, percentiles
 from vision.errors import ClassifyError, NoTilesError, RetakePhotoError, VisionError
 from vision.find import face_levels, find_tiles, work_image
 from vision.lattice import Lattice, cell_patch, clear_designs
@@ -274,10 +274,10 @@ def _on_table(lattice: Lattice, centres, areas):
     table: each over the lattice's area scale (pixels a cell) where it lies."""
     import numpy as np
 
-    from vision.plane import jacobian
+    from vision.plane import jacobians
 
-    at = lattice.to_lattice(centres)
-    scale = np.array([abs(np.linalg.det(jacobian(lattice.homography, x, y))) for x, y in at.tolist()])
+    # Every point's Jacobian at once (plane.jacobians: each the numbers of plane.jacobian at it).
+    scale = np.abs(np.linalg.det(jacobians(lattice.homography, lattice.to_lattice(centres))))
     return np.asarray(areas, np.float64) / np.maximum(scale, 1e-9)
 
 
@@ -595,18 +595,19 @@ def reread_in_white(patches, designs, lights, config: DesignConfig) -> list[int]
     return changed
 
 
-def tile_confidence(design, colour) -> float:
+def tile_confidence(design, colour, fit: float | None = None) -> float:
     """A tile's confidence from its design and colour readings: the lesser of the two, and of how like
-    a design its shape is (vision.design.design_fit: a design a highlight took a lobe of is like none),
-    but a wild's is its colour's alone (a wild is "**" whatever shape its paint takes). The design's
-    is both its readings' together where they agree (DesignReading.agreed, design.agreed_confidence)."""
+    a design its shape is (vision.design.design_fit: a design a highlight took a lobe of is like none;
+    `fit` when the caller has it), but a wild's is its colour's alone (a wild is "**" whatever shape its
+    paint takes). The design's is both its readings' together where they agree (DesignReading.agreed,
+    design.agreed_confidence)."""
     from vision.colour import WILD_COLOUR
     from vision.design import design_fit
 
     if colour.colour == WILD_COLOUR:
         return colour.confidence
     confidence = design.confidence if design.agreed is None else design.agreed
-    return min(confidence, colour.confidence, design_fit(design.features))
+    return min(confidence, colour.confidence, design_fit(design.features) if fit is None else fit)
 
 
 def load_reader() -> None:
@@ -712,14 +713,16 @@ def read_image(
     height, width = image.shape[:2]
     positions = middles / [width / 2, height / 2] - 1
     colour_readings = read_colours(patches, designs, samples, colours, calibration, cfg, positions)
+    # How like a design each shape is, every tile's at once (both confidences below take it).
+    fits = design_fits([d.features for d in designs])
     readings = [
-        (cell, tile_code(d.design, c.colour), tile_confidence(d, c), doubt)
-        for cell, d, c, doubt in zip(cells, designs, colour_readings, doubts)
+        (cell, tile_code(d.design, c.colour), tile_confidence(d, c, fit), doubt)
+        for cell, d, c, doubt, fit in zip(cells, designs, colour_readings, doubts, fits)
     ]
     # Whether each tile is doubted by its design's readings taken alone (DesignReading.agreed left
     # out), for the photo's "unsure" refusal below.
-    doubted = [reading[3] or (reading[2] if d.agreed is None else tile_confidence(replace(d, agreed=None), c)) < SURE_AT
-               for reading, d, c in zip(readings, designs, colour_readings)]
+    doubted = [reading[3] or (reading[2] if d.agreed is None else tile_confidence(replace(d, agreed=None), c, fit))
+               < SURE_AT for reading, d, c, fit in zip(readings, designs, colour_readings, fits)]
     # A tile whose dark is lighter than the faces of the tiles nearest it, its "design" as bright as the
     # surface around the tiles (TileCell.pale), that reads as no tile's (not sure) is a board's print: a
     # digit's strokes and the board's lines round a light square, the square's own surface taken for a

@@ -561,7 +561,7 @@ def _shape_error(h, grid, whitens) -> float:
     total = 0.0
     if len(grid):
         # Every tile at once: batched matmul and svd give each tile the numbers of its own 2 x 2.
-        stretch = np.linalg.svd(np.matmul(np.array(whitens), _jacobians(h, grid)), compute_uv=False)
+        stretch = np.linalg.svd(np.matmul(np.array(whitens), jacobians(h, grid)), compute_uv=False)
         for big, small in stretch.tolist():
             total += math.log(max(big, 1e-9) / max(small, 1e-9)) ** 2
     return math.sqrt(total / max(len(grid), 1))
@@ -597,7 +597,7 @@ def jacobian(h, x: float, y: float):
     return (h[:2, :2] * w - np.outer(p[:2], h[2, :2])) / (w * w)
 
 
-def _jacobians(h, points):
+def jacobians(h, points):
     """jacobian(h, x, y) at each grid point (x, y) of `points` (N x 2): N x 2 x 2, the same numbers."""
     import numpy as np
 
@@ -782,7 +782,7 @@ def unfolded(h, grid, margin: float = 1.0) -> bool:
     w = np.hstack([corners, np.ones((4, 1))]) @ h[2]
     if (w <= 0).any():
         return False
-    if (np.linalg.det(_jacobians(h, corners)) <= 0).any():
+    if (np.linalg.det(jacobians(h, corners)) <= 0).any():
         return False
     jac = jacobian(h, *(grid.mean(axis=0)))
     u, v = jac[:, 0], jac[:, 1]

@@ -154,7 +154,7 @@ def test_a_photo_whose_every_tile_each_reading_alone_doubts_is_still_refused():
 def test_the_designs_of_many_tiles_at_once_are_each_one_s_alone():
     # classify_designs compares every tile's profile and four numbers with the designs' in one call
     # each: each tile's distances, and so its reading, must be what it would be alone, to the last bit.
-    from vision.design import classify_designs, design_outline, nearest_design, nearest_designs
+    from vision.design import classify_designs, design_fits, design_outline, nearest_design, nearest_designs
 
     rng = np.random.default_rng(3)
     patches = []
@@ -169,6 +169,12 @@ def test_the_designs_of_many_tiles_at_once_are_each_one_s_alone():
     for outline, row in zip(outlines, together):
         assert np.array_equal(profile_distances(outline.profile, 64), row)
     assert nearest_designs([o.features for o in outlines]) == [nearest_design(o.features) for o in outlines]
+    # How like any design each shape is (pipeline.tile_confidence takes them all at once), with shapes
+    # between like one and like none among them.
+    features = [o.features for o in outlines] + [tuple(rng.uniform(0, 1, 4)) for _ in range(40)]
+    fits = design_fits(features)
+    assert fits == [design_fits([f])[0] for f in features]
+    assert any(0.0 < fit < 1.0 for fit in fits)
     for patch, reading in zip(patches, classify_designs(outlines, 64)):
         alone = classify_design(patch)
         assert (reading.design, reading.confidence, reading.centre) == (alone.design, alone.confidence, alone.centre)

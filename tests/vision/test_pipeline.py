@@ -449,3 +449,21 @@ def test_the_glare_test_is_taken_once_for_each_patch_read(monkeypatch):
         outline = design_outline(patch, config.design)
         assert np.array_equal(outline.mask, reading.mask) and outline.features == reading.features
     assert readings[0][1].blur == blur_of(readings[0][0], config.design)
+
+
+def test_areas_on_the_table_are_each_point_s_own():
+    # pipeline._on_table takes every point's Jacobian in one product: each area is the one the
+    # map's own Jacobian at that point alone gives, to the last bit.
+    from vision.lattice import Lattice
+    from vision.pipeline import _on_table
+    from vision.plane import jacobian
+
+    homography = np.array([[41.0, 7.5, 300.0], [-3.0, 38.0, 220.0], [0.0009, 0.0021, 1.0]])
+    lattice = Lattice(homography, 0.0, 0.0, [(0, 0)], 0.8)
+    rng = np.random.default_rng(5)
+    centres = rng.uniform(100, 900, (25, 2))
+    areas = rng.uniform(50, 400, 25)
+    alone = [area / max(abs(np.linalg.det(jacobian(homography, x, y))), 1e-9)
+             for area, (x, y) in zip(areas, lattice.to_lattice(centres).tolist())]
+    assert _on_table(lattice, centres, areas).tolist() == alone
+    assert len(set(alone)) == 25
