@@ -434,3 +434,41 @@ def test_a_tile_off_its_node_towards_a_tile_away_from_the_camera_is_still_read()
     # every band against such a tile set aside, its design, left out, refused the photo).
     photo, result, score = _read_and_score("tinted", 272)
     assert score.exact
+
+
+def test_a_far_row_on_the_first_region_s_edge_is_decided_by_the_wider_look():
+    # Mixed 310, a steep view: the first search saw none of the far row of four blurred circles,
+    # and the rectified view found the tile at its end on the first region's top row; the
+    # region was grown and looked at again, which read the row, but the first look's cells kept
+    # their decisions, and there the row lay on the picture's edge, its far sides cut by it
+    # (0.01-0.44 dark against 0.31-0.52 seen whole): four tiles dropped without a word. The first
+    # region's edge row, on the side it grew past, is now the wider look's.
+    photo, result, score = _read_and_score("mixed", 310)
+    assert score.confidently_wrong == 0
+    assert len(result.tiles) == len(photo.cells)
+
+
+def test_an_l_s_inner_corner_dark_against_two_tiles_none_away_from_the_camera_is_asked_about():
+    # Mixed 262: a glared green diamond (no design found) in an L's inner corner, 0.25 of a cell off
+    # its node towards both tiles beside it; its node's bands against them are 0.96 and 0.63 dark,
+    # its other sides 0.21 and 0.04, and the corner rule wanted one of its two dark sides where no
+    # tile stands: dropped without a word. A band against a tile that does not stand away from the
+    # camera can be no thick side of it; with both against such tiles the cell is asked about.
+    photo, result, score = _read_and_score("mixed", 262)
+    assert score.confidently_wrong == 0 and score.missing == 1
+
+
+def test_an_l_s_inner_corner_against_a_tile_away_from_the_camera_is_no_corner_of_a_tile():
+    import numpy as np
+
+    from vision.config import LatticeConfig
+    from vision.lattice import _dark_corner
+
+    # The camera below the grid, as above: a tile below (towards the camera) and one to the left
+    # (across the view): neither's thick side shows on the cell, whose bands against them are dark.
+    h = np.array([[60.0, 0.0, 400.0], [0.0, 40.0, 300.0], [0.0, -0.1, 1.0]])
+    cfg = LatticeConfig()
+    assert _dark_corner((1, 1), [0.1, 1.0, 0.8, 0.1], {(2, 1), (1, 0)}, h, cfg)
+    # The tile above stands away from the camera: its band may be its thick side or its face where
+    # the lattice is a little off (oblique 256, steep 249: empty cells in an L's inner corner).
+    assert not _dark_corner((1, 1), [0.6, 0.1, 0.8, 0.1], {(0, 1), (1, 0)}, h, cfg)
