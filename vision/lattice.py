@@ -1071,7 +1071,8 @@ def _dark_corner(cell: Cell, sides, tiles, homography, cfg: LatticeConfig) -> bo
     its thick side cannot show.
     With both sides against tiles read (an L's inner corner), neither may stand away from the camera:
     mixed 262, a glared tile in an L's corner 0.25 off its node towards both tiles beside it (0.96
-    and 0.63, the tiles towards the camera and across the view), was dropped without a word."""
+    and 0.63), seen from straight above (no tile stands away from the camera), was dropped without
+    a word."""
     steps = ((-1, 0), (1, 0), (0, -1), (0, 1))  # (rows, cols) to the neighbour across each band
     way = _toward_camera(homography, cell)
     thick = [_thick_side(cell, step, tiles, way, cfg) for step in steps]

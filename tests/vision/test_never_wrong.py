@@ -452,8 +452,8 @@ def test_an_l_s_inner_corner_dark_against_two_tiles_none_away_from_the_camera_is
     # Mixed 262: a glared green diamond (no design found) in an L's inner corner, 0.25 of a cell off
     # its node towards both tiles beside it; its node's bands against them are 0.96 and 0.63 dark,
     # its other sides 0.21 and 0.04, and the corner rule wanted one of its two dark sides where no
-    # tile stands: dropped without a word. A band against a tile that does not stand away from the
-    # camera can be no thick side of it; with both against such tiles the cell is asked about.
+    # tile stands: dropped without a word. Seen from straight above, no tile stands away from the
+    # camera, and a band against such a tile can be no thick side of it: the cell is asked about.
     photo, result, score = _read_and_score("mixed", 262)
     assert score.confidently_wrong == 0 and score.missing == 1
 
