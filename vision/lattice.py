@@ -1069,21 +1069,15 @@ def _dark_corner(cell: Cell, sides, tiles, homography, cfg: LatticeConfig) -> bo
     left out refused the photo read exactly before). In mixed 180, extreme 250 and 217 the band against
     a tile read lies on the tile's far side (the tile 0.55-0.68 of a step towards the camera), where
     its thick side cannot show.
-    With both sides against tiles read (an L's inner corner), neither may stand away from the camera:
-    mixed 262, a glared tile in an L's corner 0.25 off its node towards both tiles beside it (0.96
-    and 0.63), seen from straight above (no tile stands away from the camera), was dropped without
-    a word."""
+    (Mixed 262, a glared tile in an L's corner off its node towards both tiles beside it, stays
+    dropped: its cell looks as those do.)"""
     steps = ((-1, 0), (1, 0), (0, -1), (0, 1))  # (rows, cols) to the neighbour across each band
     way = _toward_camera(homography, cell)
-    thick = [_thick_side(cell, step, tiles, way, cfg) for step in steps]
-    dark = [float(side) >= cfg.min_corner_side and not (float(side) >= cfg.min_thick_side_band and away)
-            for side, away in zip(sides, thick)]
+    dark = [float(side) >= cfg.min_corner_side
+            and not (float(side) >= cfg.min_thick_side_band and _thick_side(cell, step, tiles, way, cfg))
+            for side, step in zip(sides, steps)]
     open_side = [(cell[0] + dr, cell[1] + dc) not in tiles for dr, dc in steps]
-    # With both sides against tiles read (an L's inner corner), neither may lie against a tile standing
-    # away from the camera, however dark: that tile's thick side or its face where the lattice is a
-    # little off (oblique 256, steep 249: empty cells, one band against such a tile, 1.0 and 0.98).
-    return any(dark[a] and dark[b] and (open_side[a] or open_side[b] or not (thick[a] or thick[b]))
-               for a in (0, 1) for b in (2, 3))
+    return any(dark[a] and dark[b] and (open_side[a] or open_side[b]) for a in (0, 1) for b in (2, 3))
 
 
 def _thick_side(cell: Cell, step, tiles, way, cfg: LatticeConfig) -> bool:

@@ -44,11 +44,8 @@ def test_a_glared_tile_off_its_node_between_two_tiles_of_a_line_is_not_dropped()
     assert score.confidently_wrong == 0
     assert score.correct == len(photo.cells) or score.missing == 1
     cfg = VisionConfig()
-    # Two of its sides meeting at a corner are dark against tiles read, neither away from the camera:
-    # the corner rule (lattice._dark_corner) asks about it as well, so both rules are left out.
-    _, _, before = _read_and_score("plain", 176, replace(cfg, lattice=replace(cfg.lattice, min_between_face=2.0,
-                                                                               min_corner_side=1.1)))
-    assert before.confidently_wrong == 1  # without the rules
+    _, _, before = _read_and_score("plain", 176, replace(cfg, lattice=replace(cfg.lattice, min_between_face=2.0)))
+    assert before.confidently_wrong == 1  # without the rule
 
 
 @pytest.mark.parametrize("seed", [13, 58])
@@ -450,28 +447,3 @@ def test_a_far_row_on_the_first_region_s_edge_is_decided_by_the_wider_look():
     assert score.confidently_wrong == 0
     assert len(result.tiles) == len(photo.cells)
 
-
-def test_an_l_s_inner_corner_dark_against_two_tiles_none_away_from_the_camera_is_asked_about():
-    # Mixed 262: a glared green diamond (no design found) in an L's inner corner, 0.25 of a cell off
-    # its node towards both tiles beside it; its node's bands against them are 0.96 and 0.63 dark,
-    # its other sides 0.21 and 0.04, and the corner rule wanted one of its two dark sides where no
-    # tile stands: dropped without a word. Seen from straight above, no tile stands away from the
-    # camera, and a band against such a tile can be no thick side of it: the cell is asked about.
-    photo, result, score = _read_and_score("mixed", 262)
-    assert score.confidently_wrong == 0 and score.missing == 1
-
-
-def test_an_l_s_inner_corner_against_a_tile_away_from_the_camera_is_no_corner_of_a_tile():
-    import numpy as np
-
-    from vision.config import LatticeConfig
-    from vision.lattice import _dark_corner
-
-    # The camera below the grid, as above: a tile below (towards the camera) and one to the left
-    # (across the view): neither's thick side shows on the cell, whose bands against them are dark.
-    h = np.array([[60.0, 0.0, 400.0], [0.0, 40.0, 300.0], [0.0, -0.1, 1.0]])
-    cfg = LatticeConfig()
-    assert _dark_corner((1, 1), [0.1, 1.0, 0.8, 0.1], {(2, 1), (1, 0)}, h, cfg)
-    # The tile above stands away from the camera: its band may be its thick side or its face where
-    # the lattice is a little off (oblique 256, steep 249: empty cells in an L's inner corner).
-    assert not _dark_corner((1, 1), [0.6, 0.1, 0.8, 0.1], {(0, 1), (1, 0)}, h, cfg)
