@@ -248,8 +248,9 @@ def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: La
     # not see) may lie on the region's edge: the cells past them were not looked at, and a tile
     # there would be dropped without a word (extreme 173: a far row found at the region's top,
     # the tile beyond it never looked at). The region is grown round them and looked at again,
-    # for the cells past the first region only: its own cells keep the first look's decisions (a
-    # larger rectified picture finds and measures them a little differently).
+    # for the cells past the first region and its edge on that side (below) only: its other cells
+    # keep the first look's decisions (a larger rectified picture finds and measures them a little
+    # differently).
     printed = list(evidence.printed)
     top, left, rows, cols = box
     m = cfg.region_margin
@@ -263,13 +264,33 @@ def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: La
         beyond = _evidence(*look(wider), find_config, cfg)
         more_tiles, *more = _decide(beyond, cfg)
 
-        def past(cells):
-            return [c for c in cells if not (top <= c[0] < top + rows and left <= c[1] < left + cols)]
+        # The first region's edge row or column on a side the wider one grows past, where the first
+        # look found nothing, is taken from the wider look too: the first picture ended at those
+        # cells' outer sides, so a far tile there lay at its edge, its outer band cut by it (mixed
+        # 310: a far row of blurred circles on the first region's top row, beside a tile read, their
+        # far sides 0.01-0.44 dark there and 0.31-0.52 seen whole; left out of the first look's tiles
+        # and dropped without a word). The cut can only hide a tile's face, so a cell the first look
+        # read or asked about keeps that.
+        (wtop, wleft, wrows, wcols) = wider
+        inner_top = top + (wtop < top)
+        inner_left = left + (wleft < left)
+        inner_bottom = top + rows - (wtop + wrows > top + rows)
+        inner_right = left + cols - (wleft + wcols > left + cols)
+        decided = {t.cell for t in tiles} | set(missing) | set(cut_off) | set(clear_missing) | set(pale)
 
-        tiles = sorted(tiles + [t for t in more_tiles if past([t.cell])], key=lambda t: t.cell)
-        missing, cut_off, clear_missing, pale = (sorted(a + past(b)) for a, b in
+        def first(cell) -> bool:
+            if inner_top <= cell[0] < inner_bottom and inner_left <= cell[1] < inner_right:
+                return True
+            return cell in decided and top <= cell[0] < top + rows and left <= cell[1] < left + cols
+
+        def past(cells):
+            return [c for c in cells if not first(c)]
+
+        tiles = sorted([t for t in tiles if first(t.cell)] + [t for t in more_tiles if not first(t.cell)],
+                       key=lambda t: t.cell)
+        missing, cut_off, clear_missing, pale = (sorted([c for c in a if first(c)] + past(b)) for a, b in
                                                  zip((missing, cut_off, clear_missing, pale), more))
-        printed += past(beyond.printed)
+        printed = [c for c in printed if first(c)] + past(beyond.printed)
     if not tiles:
         raise LatticeError("no tiles found: the dark shapes in the photo are not tiles with designs")
     # A group of tiles placed on the lattice by a small margin over another place: its tiles'

@@ -434,3 +434,16 @@ def test_a_tile_off_its_node_towards_a_tile_away_from_the_camera_is_still_read()
     # every band against such a tile set aside, its design, left out, refused the photo).
     photo, result, score = _read_and_score("tinted", 272)
     assert score.exact
+
+
+def test_a_far_row_on_the_first_region_s_edge_is_decided_by_the_wider_look():
+    # Mixed 310, a steep view: the first search saw none of the far row of four blurred circles,
+    # and the rectified view found the tile at its end on the first region's top row; the
+    # region was grown and looked at again, which read the row, but the first look's cells kept
+    # their decisions, and there the row lay on the picture's edge, its far sides cut by it
+    # (0.01-0.44 dark against 0.31-0.52 seen whole): four tiles dropped without a word. The first
+    # region's edge row, on the side it grew past, is now the wider look's.
+    photo, result, score = _read_and_score("mixed", 310)
+    assert score.confidently_wrong == 0
+    assert len(result.tiles) == len(photo.cells)
+
