@@ -842,10 +842,18 @@ def combine_readings(summary: tuple[str, float], profile: tuple[str, float]) -> 
     """One (design, confidence) from the four numbers' reading and the profile's.
 
     Agreeing, the surer of the two; disagreeing, the four numbers' design at half their confidence
-    (not none: read_tile keeps the surer of a tile's two patches, and a tie would hand it the second).
+    (not none: read_tile keeps the surer of a tile's two patches, and a tie would hand it the second),
+    unless the profile is the surer: then its design, as sure as its margin is above theirs. Two of the
+    four numbers are extremes of the outline (roundness: its shortest ray over its longest; solidity:
+    its area over its hull's), which a rough edge's noise moves; the profile is 72 rays compared on
+    their mean square. Blurred circles with noisy edges are 0.82 round, as a clover blurred by 5% of a
+    tile is: the four numbers tie (margins 0.03-0.10) where the profile reads circles 0.6-0.7 sure
+    (rough 226, 293; steep 70; large 42).
     """
     if summary[0] == profile[0]:
         return summary[0], max(summary[1], profile[1])
+    if profile[1] > summary[1]:
+        return profile[0], profile[1] - summary[1]
     return summary[0], 0.5 * summary[1]
 
 
