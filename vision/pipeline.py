@@ -678,7 +678,10 @@ def read_image(
     use_opencv_threads(cfg)
     colours = get_tileset(tileset).colours
     # Cells asked about for a clear design only are left out of the finger's count and the designs'
-    # placing: a design clear in both searches yet on no tile read is `unplaced`'s to refuse.
+    # placing: a design clear in both searches yet on no tile read is `unplaced`'s to refuse. They are
+    # read as the cells asked about are (read_asked): a design read there at least `asked_sure` is the
+    # tile's (rough 311: a red circle under a highlight spilling onto its face, its cell's measures
+    # failed, read 0.71 sure as a circle; the photo was refused with it left out).
     lattice, found, missing, clear_missing, seen, pale, glimpsed = _locate(image, cfg)
     covered = covered_cells(image, lattice, [t.cell for t in found], missing, cfg.occluder, glimpsed)
     if len(covered) >= cfg.occluder.refuse_cells:
@@ -695,7 +698,8 @@ def read_image(
     # A pale cell that other evidence put back among the missing (faceless_tiles, untrusted_designs) is
     # asked about as they are, once.
     pale = [cell for cell in pale if cell not in covered and cell not in missing]
-    asked = [cell for cell in missing if cell not in covered] + pale
+    clear_missing = [cell for cell in clear_missing if cell not in covered]
+    asked = [cell for cell in missing if cell not in covered] + pale + clear_missing
     missing += covered
     tile_px = lattice.pitch * lattice.tile
     cells, designs, samples, offsets, doubts, blurs, tile_blurs, patches, pales = [], [], [], [], [], [], [], [], []
@@ -730,7 +734,7 @@ def read_image(
         raise RetakePhotoError(
             f"{left_out} of the tiles in the photo could not be placed on the grid: make sure nothing covers "
             "them and take the photo again from above the whole grid", "unplaced")
-    missing += clear_missing
+    missing += [cell for cell in clear_missing if cell not in cells]
     check_blur(blurs, tile_px, cfg.design)
     doubts = [d or blur_doubt(b, cfg.design) for d, b in zip(doubts, tile_blurs)]
     # Where each tile lies across the photo (-1 to 1): the light's colour may change across it.
