@@ -471,6 +471,13 @@ def classify_colours(
             # one paint's does: the surer of the two is the wild's confidence.
             several = min(1.0, max(0.0, 2.0 * off_paint[k] / cfg.max_off_paint - 1.0))
             colour, confidence = WILD_COLOUR, float(max(wild_margin, several))
+        elif off_paint[k] >= cfg.max_off_paint and share >= cfg.min_glared_wild_share:
+            # No one paint (its least pale pixels in several paints, where a single paint's confidence
+            # is 0) with a fourth colour under the wild's share: glare paled a wild's sectors into one
+            # paint and took the share from the others. Both say a wild; the share, the weaker, says how
+            # surely (ColourConfig.min_glared_wild_share).
+            colour, confidence = WILD_COLOUR, float(
+                (share - cfg.min_glared_wild_share) / (cfg.wild_min_share - cfg.min_glared_wild_share))
         else:
             # Paint pixels far apart in colour are not one paint (a wild paled by glare but for a few
             # sectors): the confidence falls from half the spread limit to 0 at it.

@@ -395,6 +395,12 @@ class ColourConfig:
     # seeds 0-239 (5,581) at most 0.22. A design read a wild by its fourth colour is as sure as that
     # share says or, the surer, from 0 at half of it to 1 at it (glared wilds 0.45-0.60).
     max_off_paint: float = 0.45
+    # A design whose least pale pixels are no one paint (at least `max_off_paint` off their most common
+    # paint, a single paint's confidence 0 there) and whose fourth colour covers at least this share
+    # (under the wild's `wild_min_share`: glare took it) is a wild, as sure as that share is far from
+    # this bound towards the wild's (tinted 267: a wild under a warm lamp's highlight, 0.056 and 0.59,
+    # read orange, not sure; now a wild, 0.87).
+    min_glared_wild_share: float = 0.03
     # The light (colour.estimate_light), in log-chromaticity units; paints lie 2.3 and more apart.
     light_prior: float = 0.35  # a cast's usual size (the prior holds the estimate towards none)
     light_saturation_prior: float = 0.15  # how much more or less saturated a camera renders the paints

@@ -351,6 +351,23 @@ def test_a_glared_wild_whose_paint_lies_in_several_paints_is_read_sure(seed):
     assert any(t.tile == "**" and t.confidence >= SURE_AT for t in result.tiles)
 
 
+def test_a_glared_wild_under_the_wild_s_share_whose_paint_lies_in_several_paints_is_a_wild():
+    # Tinted 267: a wild under a warm lamp's highlight, its glared sectors paled into one paint: the
+    # fourth colour covered 0.056 of the design, under the wild's 6%, so it was read a single paint,
+    # orange, and the paint the glare left (the least pale pixels), 0.59 off its most common paint,
+    # made that reading 0 sure. No one paint, with a fourth colour over half a wild's share: a wild.
+    from dataclasses import replace
+
+    from vision.config import SURE_AT, VisionConfig
+
+    photo, result, score = _read_and_score("tinted", 267)
+    assert score.exact and score.confidently_wrong == 0
+    assert any(t.tile == "**" and t.confidence >= SURE_AT for t in result.tiles)
+    cfg = VisionConfig()
+    _, before, _ = _read_and_score("tinted", 267, replace(cfg, colour=replace(cfg.colour, min_glared_wild_share=1.0)))
+    assert not any(t.tile == "**" for t in before.tiles)  # without the rule: read as one paint
+
+
 @pytest.mark.parametrize("seed", [252, 259])
 def test_a_tile_the_photo_s_edge_cuts_through_its_dark_paint_refuses_the_photo(seed):
     # Cutoff 252 and 259: a green clover and a green circle at the photo's edge beside tiles read,
