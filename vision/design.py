@@ -827,39 +827,25 @@ def classify_designs(outlines: list[DesignOutline], side: int) -> list[DesignRea
         return []
     reach = [None if o.blur is None else BLUR_REACH * o.blur for o in outlines]
     distances = profile_distances([o.profile for o in outlines], side, reach).tolist()
-    curves = _curve_distances([o.features for o in outlines])
-    summaries = _nearest_of(curves)
-    whole = (curves.min(axis=1) <= UNLIKE_ANY[0]).tolist()
+    summaries = nearest_designs([o.features for o in outlines])
     readings = []
-    for outline, row, summary, near in zip(outlines, distances, summaries, whole):
+    for outline, row, summary in zip(outlines, distances, summaries):
         # The profile's design, with a confidence from the runner-up.
         (d1, best), (d2, _) = sorted(zip(row, PROTOTYPES))[:2]
-        design, confidence = combine_readings(summary, (best, _margin(d1, d2)), near)
+        design, confidence = combine_readings(summary, (best, _margin(d1, d2)))
         readings.append(DesignReading(design, confidence, outline.mask, outline.features, outline.centre, outline.blur,
                                       agreed_confidence(summary, (best, _margin(d1, d2)), outline.blur)))
     return readings
 
 
-def combine_readings(summary: tuple[str, float], profile: tuple[str, float], whole: bool = True) -> tuple[str, float]:
+def combine_readings(summary: tuple[str, float], profile: tuple[str, float]) -> tuple[str, float]:
     """One (design, confidence) from the four numbers' reading and the profile's.
 
     Agreeing, the surer of the two; disagreeing, the four numbers' design at half their confidence
-    (not none: read_tile keeps the surer of a tile's two patches, and a tie would hand it the second),
-    unless the profile is the surer and the four numbers lie near a design's curve (`whole`: within
-    UNLIKE_ANY[0], a whole design's outline): then its design, as sure as its margin is above theirs.
-    Two of the four numbers are extremes of the outline (roundness: its shortest ray over its longest;
-    solidity: its area over its hull's), which a rough edge's noise moves; the profile is 72 rays
-    compared on their mean square. Blurred circles with noisy edges are 0.82 round, as a clover blurred
-    by 5% of a tile is: the four numbers tie (margins 0.03-0.10, 1.5-2.3 from the nearest curve) where
-    the profile reads circles 0.6-0.7 sure (rough 226, 293; steep 70; large 42). Far from every curve
-    the shape is no whole design (a highlight took part of it) and the profile, folded onto a quarter
-    turn, smooths the damage away (groups 121: a four-point star 4.0-4.3 from every curve, read by its
-    profile as a square, its tile no longer mended and read right).
+    (not none: read_tile keeps the surer of a tile's two patches, and a tie would hand it the second).
     """
     if summary[0] == profile[0]:
         return summary[0], max(summary[1], profile[1])
-    if whole and profile[1] > summary[1]:
-        return profile[0], profile[1] - summary[1]
     return summary[0], 0.5 * summary[1]
 
 
@@ -905,14 +891,9 @@ def nearest_design(features) -> tuple[str, float]:
 
 def nearest_designs(many) -> list[tuple[str, float]]:
     """nearest_design of each of `many` features, at once (each the same to the last bit as alone)."""
-    return _nearest_of(_curve_distances(many))
-
-
-def _nearest_of(distances) -> list[tuple[str, float]]:
-    """(design, confidence) of each row of _curve_distances."""
     designs = _curve_segments()[0]
     out = []
-    for row in distances.tolist():
+    for row in _curve_distances(many).tolist():
         (d1, best), (d2, _) = sorted(zip(row, designs))[:2]
         out.append((best, _margin(d1, d2)))
     return out

@@ -102,35 +102,6 @@ def test_two_readings_that_disagree_are_not_sure():
     assert combine_readings(("4", 0.3), ("4", 0.7)) == ("4", 0.7)
 
 
-def test_a_profile_surer_than_the_four_numbers_reads_the_design_as_sure_as_its_margin_above_theirs():
-    design, confidence = combine_readings(("6", 0.09), ("1", 0.68))
-    assert design == "1" and confidence == pytest.approx(0.59)
-    # Nearly as sure, it is not sure.
-    assert combine_readings(("6", 0.4), ("1", 0.5))[1] < SURE_AT
-    # Four numbers far from every design's curve: no whole design's outline, which the profile's fold
-    # smooths over; the four numbers' design at half their confidence, as where they are the surer.
-    assert combine_readings(("5", 0.14), ("4", 0.5), whole=False) == ("5", 0.07)
-
-
-def test_a_damaged_star_the_profile_reads_as_a_square_keeps_the_four_numbers_reading():
-    # groups 121: a four-point star 4.0-4.3 from every curve; read by its profile as a square (0.17,
-    # not sure) it was no longer mended and read right.
-    from .test_refusals import _read_and_score
-
-    _, _, score = _read_and_score("groups", 121)
-    assert score.exact
-
-
-@pytest.mark.parametrize("condition, seed", [("rough", 293), ("large", 42)])
-def test_a_blurred_circle_with_a_rough_edge_reads_as_a_circle_and_sure(condition, seed):
-    # Its outline 0.82 round, as a blurred clover's: the four numbers tied (0.04-0.09), the circle
-    # read "not sure" as a clover; its profile reads a circle 0.68 sure.
-    from .test_refusals import _read_and_score
-
-    _, _, score = _read_and_score(condition, seed)
-    assert score.exact
-
-
 def test_two_readings_that_agree_leave_the_doubt_both_have_within_the_four_numbers_blur():
     from vision.design import BLUR_STEPS, agreed_confidence
 
