@@ -70,6 +70,8 @@ def main() -> None:
 
     load_reader()
     use_opencv_threads(VisionConfig())
+    if not os.path.isdir(args.dev):
+        sys.exit(f"bench: no folder {args.dev} (give the development photos with --dev)")
     photos = sorted(os.path.join(args.dev, n) for n in os.listdir(args.dev) if n.lower().endswith((".jpg", ".jpeg")))
     if not photos:
         sys.exit(f"bench: no JPEG photos in {args.dev}")
