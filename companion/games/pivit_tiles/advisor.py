@@ -549,7 +549,6 @@ class _Judge:
         # The repairs' geometry per grid (see _sites and _spots).
         self.site_memo: dict[tuple[tuple[int, ...], str], list] = {}
         self.spot_memo: dict[tuple[tuple[int, ...], tuple[int, int]], list] = {}
-        self.frontier_memo: dict[tuple[int, ...], list] = {}
         self.fit_memo: dict[tuple[str, ...], int] = {}
         self.core_memo: dict[tuple[str, ...], tuple[int, ...]] = {}
         self.names = _names(ts)
@@ -846,53 +845,22 @@ class _Judge:
         beside = [nb for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if nb in rest]
         if len(beside) > 1 and not _joined(rest, beside):
             return out
-        for spot, fits in self._frontier(known):
-            y, x = spot
-            if y != r and x != c:
-                # Neither its row nor its column reaches the emptied cell: its
-                # lines, and so its mask, are the whole grid's.
-                if fits is not None:
-                    out.append((spot, fits))
-                continue
-            if abs(y - r) + abs(x - c) == 1 and not any(
-                nb in rest for nb in ((y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1))
+        frontier = sorted(
+            {
+                (y + dy, x + dx)
+                for (y, x) in rest
+                for dy, dx in ((0, 1), (1, 0), (0, -1), (-1, 0))
+                if (y + dy, x + dx) not in rest and (y + dy, x + dx) != cell
+            }
+        )
+        for spot in frontier:
+            lines = _runs_beside(rest, spot)
+            # With the new tile each line is one longer: it must reach the shortest line.
+            if all(len(line) + 1 >= self.min_line for line in lines) and all(
+                line_fault(line) is None for line in lines
             ):
-                continue  # beside the emptied cell only: not beside what is left
-            fits = self._spot_fits(_runs_beside(rest, spot))
-            if fits is not None:
-                out.append((spot, fits))
+                out.append((spot, self._lines_mask(lines)))
         return out
-
-    def _frontier(self, known: tuple[int, ...]) -> list:
-        """(spot, fits) for every empty cell beside the grid of `known`, in order; fits as
-        `_spot_fits`. Worked out once per grid: `_spots` takes one tile out of the grid, which
-        changes only the spots in that tile's row or column (and drops those beside it alone).
-        """
-        memo = self.frontier_memo.get(known)
-        if memo is None:
-            grid = self.grids[known]
-            frontier = sorted(
-                {
-                    (y + dy, x + dx)
-                    for (y, x) in grid
-                    for dy, dx in ((0, 1), (1, 0), (0, -1), (-1, 0))
-                    if (y + dy, x + dx) not in grid
-                }
-            )
-            memo = self.frontier_memo[known] = [
-                (spot, self._spot_fits(_runs_beside(grid, spot))) for spot in frontier
-            ]
-        return memo
-
-    def _spot_fits(self, lines: list[list[str]]) -> int | None:
-        """The mask of the tiles that fit a spot whose lines' other tiles are `lines`, or None when
-        no tile can: a line that stays short with the new tile, or one wrong on its own already."""
-        # With the new tile each line is one longer: it must reach the shortest line.
-        if all(len(line) + 1 >= self.min_line for line in lines) and all(
-            line_fault(line) is None for line in lines
-        ):
-            return self._lines_mask(lines)
-        return None
 
 
 def _rebuilt(
