@@ -727,7 +727,8 @@ class _Judge:
         check, except a tile put in `old`'s cell whose row and column hold no
         wild (`_sites`' `plain`): the same cells stay connected, the lines
         elsewhere are the known grid's, and its two lines are correct by the
-        mask, which is all the check would see there.
+        mask, which is all the check would see there (the copies are within a
+        box's: `_without_solver` turns away any other hand before a repair).
         """
         grid = self.grids[known]
         sites, reach = self._sites(known, old)
