@@ -724,7 +724,11 @@ class _Judge:
         first, by the masks of the tiles that fit there (from `_sites`, the
         grid's geometry worked out once: most tiles fit no cell, and are
         turned away by one test); a grid that passes is confirmed by the full
-        check.
+        check, except a tile put in `old`'s cell whose row and column hold no
+        wild (`_sites`' `plain`): the same cells stay connected, the lines
+        elsewhere are the known grid's, and its two lines are correct by the
+        mask, which is all the check would see there (the copies are within a
+        box's: `_without_solver` turns away any other hand before a repair).
         """
         grid = self.grids[known]
         sites, reach = self._sites(known, old)
@@ -736,14 +740,14 @@ class _Judge:
         bit = 1 << _index(new, self.ts)
         if not reach & bit:
             return None
-        for cell, fits in sites:
+        for cell, fits, plain in sites:
             if fits & bit:
                 swapped = dict(grid)
                 swapped[cell] = new
-                confirmed = self._confirmed(swapped)
+                confirmed = swapped if plain else self._confirmed(swapped)
                 if confirmed is not None:
                     return confirmed
-        for cell, _ in sites:
+        for cell, _, _ in sites:
             for spot, fits in self._spots(known, cell):
                 if fits & bit:
                     moved = dict(grid)
@@ -773,10 +777,11 @@ class _Judge:
         return grid if check_grid(grid, self.ts, self.young, tiles=len(grid)).valid else None
 
     def _sites(self, known: tuple[int, ...], old: str) -> tuple[list, int]:
-        """([(cell, fits)], reach) for the cells of `old` in the grid of `known`.
+        """([(cell, fits, plain)], reach) for the cells of `old` in the grid of `known`.
 
         `fits` is the mask of the tiles that fit the other tiles of the
-        cell's row and column (`_fit_mask`), `reach` the union of those and of
+        cell's row and column (`_fit_mask`), `plain` whether those hold no
+        wild (no wild's tile then depends on the cell), `reach` the union of those and of
         the masks of every spot a tile may move to once a cell of `old` is
         empty (`_spots`): a tile outside `reach` cannot be repaired in. Worked
         out once per grid and tile: every hand one swap from `known` asks the
@@ -789,8 +794,9 @@ class _Judge:
             reach = 0
             for cell, tile in grid.items():
                 if tile == old:
-                    fits = self._lines_mask(_runs_beside(grid, cell))
-                    sites.append((cell, fits))
+                    lines = _runs_beside(grid, cell)
+                    fits = self._lines_mask(lines)
+                    sites.append((cell, fits, not any(WILD in line for line in lines)))
                     reach |= fits
                     for _, moved in self._spots(known, cell):
                         reach |= moved

@@ -784,6 +784,55 @@ def test_the_repairs_fit_masks_agree_with_line_fault():
             assert fits == (line_fault(line + [tile]) is None), (line, tile)
 
 
+def test_a_tile_put_in_place_where_no_wild_is_beside_is_confirmed_by_its_mask_alone():
+    # The repairs skip the full check for a tile put in the cell of the tile it replaces when
+    # that cell's row and column hold no wild (the site's `plain`): the grid is then valid
+    # exactly when the tile fits both lines' masks. Every cell of grids of hands with and
+    # without wilds, in both variations, and every tile of the set a box still has.
+    ts = get_tileset("classic")
+    every = ts.tiles() + ["**"]
+    rng = random.Random(11)
+    plain_sites = 0
+    for young in (False, True):
+        judge = advisor_module._Judge(ts, young, None)
+        hands = [HAND_PLAYABLE, HAND_WILD[:18], HAND_YOUNG_OPEN] + [rng.sample(ts.full_set(), 14) for _ in range(30)]
+        for hand in hands:
+            key = advisor_module._key(hand, ts)
+            if not judge.playable(key):
+                continue
+            grid = judge.grids[key]
+            for old in sorted(set(grid.values())):
+                sites, _ = judge._sites(key, old)
+                for cell, fits, plain in sites:
+                    assert plain == all(grid.get(q) != "**" for line in _lines_through(grid, cell) for q in line)
+                    if not plain:
+                        continue
+                    plain_sites += 1
+                    for tile in every:
+                        swapped = dict(grid)
+                        swapped[cell] = tile
+                        if Counter(swapped.values())[tile] > ts.max_copies(tile):
+                            continue  # not a hand: the advisor judges none (and the check says so)
+                        valid = check_grid(swapped, ts, young, tiles=len(swapped)).valid
+                        assert valid == bool(fits >> advisor_module._index(tile, ts) & 1), (hand, cell, tile)
+    assert plain_sites > 200
+
+
+def _lines_through(grid, cell):
+    """The cells of the row and the column through `cell`, without it (as far as the tiles reach)."""
+    r, c = cell
+    out = []
+    for dr, dc in ((0, 1), (1, 0)):
+        line = []
+        for sign in (1, -1):
+            k = 1
+            while (r + sign * dr * k, c + sign * dc * k) in grid:
+                line.append((r + sign * dr * k, c + sign * dc * k))
+                k += 1
+        out.append(line)
+    return out
+
+
 def test_hands_as_counts_give_the_solvers_cells():
     """The advisor hands the hard-tiles search its hands as cells (`_cells`), not tile names:
     the same cells, in the same order, as the solver parses from the names (`_tiles`)."""
