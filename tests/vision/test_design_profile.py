@@ -17,6 +17,7 @@ from vision.design import (
     draw_design,
     profile_distances,
     quarter_profile,
+    quarters_agree,
 )
 
 from .test_design import DESIGNS, _colour_patch
@@ -100,6 +101,33 @@ def test_a_design_is_compared_with_the_designs_blurred_no_further_than_its_patch
 def test_two_readings_that_disagree_are_not_sure():
     assert combine_readings(("1", 0.88), ("6", 0.8)) == ("1", 0.44)
     assert combine_readings(("4", 0.3), ("4", 0.7)) == ("4", 0.7)
+
+
+def test_the_profile_overrules_only_a_design_it_passes_the_whole_design_test_for():
+    assert combine_readings(("4", 0.1), ("2", 0.5), whole=True) == ("2", pytest.approx(0.4))
+    assert combine_readings(("4", 0.1), ("2", 0.5), whole=False) == ("4", 0.05)
+    # The four numbers the surer: their design, doubted, whatever the test said.
+    assert combine_readings(("4", 0.6), ("2", 0.5), whole=True) == ("4", 0.3)
+
+
+@pytest.mark.parametrize("design", DESIGNS)
+def test_a_drawn_design_is_its_own_on_every_side(design):
+    grey = draw_design(design, 64, 0.02)
+    assert quarters_agree([_profile(grey)], [design], 64, [None]) == [True]
+
+
+def test_a_design_bent_on_one_side_is_not_that_design_on_every_side():
+    # A circle whose first quarter turn is a four-point star's (a highlight took one side): folded, it
+    # reads nearest some design (a square), which three of its sides are not.
+    from vision.design import PROTOTYPES
+
+    circle, star = _profile(draw_design("1", 64, 0.02)), _profile(draw_design("5", 64, 0.02))
+    bent = circle.copy()
+    quarter = len(bent) // 4
+    bent[:quarter] = star[:quarter] * circle[:quarter].mean() / star[:quarter].mean()
+    folded = list(PROTOTYPES)[int(np.argmin(profile_distances([bent], 64)))]
+    assert quarters_agree([bent], [folded], 64, [None]) == [False]
+    assert quarters_agree([bent, circle], [folded, "1"], 64, [None, None]) == [False, True]
 
 
 def test_two_readings_that_agree_leave_the_doubt_both_have_within_the_four_numbers_blur():
