@@ -632,3 +632,12 @@ def test_a_glimpse_of_a_tile_is_its_outer_edge_not_its_neighbours_sides():
     assert _glimpsed(evidence((0.45, 0.42, 0.0, 0.0)), cfg, {(0, 0)}, set()) == [(0, 1)]
     assert _glimpsed(evidence((0.0, 0.0, 0.9, 0.2)), cfg, {(0, 0)}, set()) == []
     assert _glimpsed(evidence((0.45, 0.42, 0.0, 0.0)), cfg, set(), set()) == []
+
+
+def test_a_group_whose_place_on_the_grid_is_not_clear_refuses_the_photo():
+    # The evaluation set's "groups" photo 328: a line of six green tiles, a gap, six red ones, and
+    # far beyond them a line of four stars crossed by a line of three orange tiles. The far tiles
+    # were placed a row off the red line's map (two lone stars by small margins, the orange line by
+    # 0.12, its tiles "not sure"): four tiles were dropped without a word and two stars read sure on
+    # empty cells. "Not sure" cannot say that a group's place is in doubt; the photo is refused.
+    assert _refusal("groups", 328) == "unplaced"
