@@ -477,7 +477,9 @@ class PlaneConfig:
     # also tried with each design on its own node (plane._join).
     snap_join_offset: float = 0.15
     shape_weight: float = 0.5  # weight of the tiles' ellipses against their centres in placing a group
-    min_placement_margin: float = 0.2  # a group placed by less than this over the next place is "not sure"
+    # A group placed by less than this over the next place (relative score, plane._join) is in doubt:
+    # the photo is refused as "unplaced" (pipeline.read_image).
+    min_placement_margin: float = 0.2
     # A lone design more than `lone_join_offset` cells off the nodes of the map of `lone_join_min_tiles`
     # tiles or more, whose joint map fits the tiles' ellipses `lone_join_bend` times worse than the
     # map before and by `lone_join_rise` more (plane._shape_error), is not joined (plane._join). On
