@@ -166,8 +166,8 @@ class LatticeConfig:
     # glared at its corner 0.67, dropped without a word). Beside a tile read, a blob from this share of
     # a cell is a tile's face (pipeline.faceless_tiles).
     min_gap_hull_cells: float = 0.55
-    # Such a blob the photo's edge cuts, beside a tile read: part of a tile's face shows, at least this
-    # share of a cell.
+    # Such a blob the photo's edge cuts, beside a tile read or apart from the tiles where the table
+    # around it is not at the camera's clip: part of a tile's face shows, at least this share of a cell.
     min_cut_hull_cells: float = 0.3
     max_faceless_solidity: float = 0.9
     min_faceless_solidity: float = 0.3

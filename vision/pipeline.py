@@ -193,8 +193,12 @@ def faceless_tiles(lattice: Lattice, candidates, scale: float, tiles, asked, con
         share = hull_areas[k] / max(cell_area[k], 1e-9)
         beside = _sides_read(cell, read) > 0
         if cut[k]:
-            # The photo's edge cuts it, only part of it shows: a tile's face only beside a tile read.
-            fits = beside and share >= cfg.min_cut_hull_cells
+            # The photo's edge cuts it, only part of it shows: a tile's face beside a tile read, or apart
+            # from them where the table around it is not at the camera's clip (its level, bounded below,
+            # says it is as dark as the tiles' faces): a loose tile running out of the photo beyond the
+            # cells the lattice looked at (cutoff 334: two tiles 3 and 5 cells from the one read, their
+            # designs cut open by the top edge, 0.48 and 0.89 of a cell, dropped without a word).
+            fits = share >= cfg.min_cut_hull_cells and (beside or not clipped[k])
         else:
             # Less of a cell than a tile laid flush is a tile laid apart from its neighbours: beside a tile
             # read (apart from them, a board's printed glyph made as large a blob: board 234, 0.61).

@@ -641,3 +641,11 @@ def test_a_group_whose_place_on_the_grid_is_not_clear_refuses_the_photo():
     # 0.12, its tiles "not sure"): four tiles were dropped without a word and two stars read sure on
     # empty cells. "Not sure" cannot say that a group's place is in doubt; the photo is refused.
     assert _refusal("groups", 328) == "unplaced"
+
+
+def test_a_loose_tile_running_out_of_the_photo_apart_from_the_grid_is_asked_about():
+    # The evaluation set's "cutoff" photo 334: one wild read, and 3 and 5 cells from it two tiles
+    # whose designs the photo's top edge cuts open (0.48 and 0.89 of a cell of black face show),
+    # beyond the cells the lattice looked at: both were dropped without a word.
+    photo, result, score = _read_and_score("cutoff", 334)
+    assert score.confidently_wrong == 0 and score.missing == 2 and score.correct == 1
