@@ -770,6 +770,17 @@ def read_image(
         readings, cells, samples, offsets, doubted, placed_in_doubt = (
             [seq[k] for k in kept] for seq in (readings, cells, samples, offsets, doubted, placed_in_doubt))
         positions = positions[kept]
+    assembled = assemble_grid(readings, cfg.assemble)
+    # The photo is judged as a whole on what each reading alone doubts: a lattice sheared off the
+    # tiles distorts every patch and drops tiles, which two readings agreeing on one patch do not
+    # vouch for (extreme 236, beyond 55 degrees: 4 of its 6 tiles read, each doubted, 2 dropped;
+    # with one diamond's readings agreeing, 3 of 4 not sure, under the share, and the 2 dropped
+    # tiles were confidently wrong).
+    unsure = sum(doubted)
+    if unsure >= cfg.assemble.min_unsure_tiles and unsure > cfg.assemble.max_unsure_share * len(assembled.tiles):
+        raise RetakePhotoError(
+            f"the reader is not sure of {unsure} of the {len(assembled.tiles)} tiles in the photo: take it again "
+            "from above the grid, in even light, with nothing over the tiles", "unsure")
     if any(placed_in_doubt):
         # A group of tiles apart from the others placed on the grid by a small margin over another
         # place (vision.plane.estimate_plane: doubtful_groups). "Not sure" on its tiles cannot say
@@ -783,17 +794,6 @@ def read_image(
             "a group of tiles lies apart from the others and the photo does not show clearly which cells it "
             "is on: take the photo again from above the whole grid, or move the groups closer together",
             "unplaced")
-    assembled = assemble_grid(readings, cfg.assemble)
-    # The photo is judged as a whole on what each reading alone doubts: a lattice sheared off the
-    # tiles distorts every patch and drops tiles, which two readings agreeing on one patch do not
-    # vouch for (extreme 236, beyond 55 degrees: 4 of its 6 tiles read, each doubted, 2 dropped;
-    # with one diamond's readings agreeing, 3 of 4 not sure, under the share, and the 2 dropped
-    # tiles were confidently wrong).
-    unsure = sum(doubted)
-    if unsure >= cfg.assemble.min_unsure_tiles and unsure > cfg.assemble.max_unsure_share * len(assembled.tiles):
-        raise RetakePhotoError(
-            f"the reader is not sure of {unsure} of the {len(assembled.tiles)} tiles in the photo: take it again "
-            "from above the grid, in even light, with nothing over the tiles", "unsure")
     top, left = assembled.origin
     by_cell = {(cell[0] - top, cell[1] - left): sample for cell, sample in zip(cells, samples)}
     offset_by_cell = {(cell[0] - top, cell[1] - left): off for cell, off in zip(cells, offsets)}
