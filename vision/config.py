@@ -166,8 +166,8 @@ class LatticeConfig:
     # glared at its corner 0.67, dropped without a word). Beside a tile read, a blob from this share of
     # a cell is a tile's face (pipeline.faceless_tiles).
     min_gap_hull_cells: float = 0.55
-    # Such a blob the photo's edge cuts, beside a tile read: part of a tile's face shows, at least this
-    # share of a cell.
+    # Such a blob the photo's edge cuts, beside a tile read or apart from the tiles where the table
+    # around it is not at the camera's clip: part of a tile's face shows, at least this share of a cell.
     min_cut_hull_cells: float = 0.3
     max_faceless_solidity: float = 0.9
     min_faceless_solidity: float = 0.3
@@ -477,7 +477,9 @@ class PlaneConfig:
     # also tried with each design on its own node (plane._join).
     snap_join_offset: float = 0.15
     shape_weight: float = 0.5  # weight of the tiles' ellipses against their centres in placing a group
-    min_placement_margin: float = 0.2  # a group placed by less than this over the next place is "not sure"
+    # A group placed by less than this over the next place (relative score, plane._join) is in doubt:
+    # the photo is refused as "unplaced" (pipeline.read_image).
+    min_placement_margin: float = 0.2
     # A lone design more than `lone_join_offset` cells off the nodes of the map of `lone_join_min_tiles`
     # tiles or more, whose joint map fits the tiles' ellipses `lone_join_bend` times worse than the
     # map before and by `lone_join_rise` more (plane._shape_error), is not joined (plane._join). On

@@ -57,7 +57,7 @@ class RetakePhotoError(VisionError):
     too much from the side), "cut-off" (part of the grid is outside the
     photo), "blurred", "small" (the tiles are too small in the photo),
     "unplaced" (tiles were seen that could not be placed on the grid: a group
-    left out, tiles under a hand), "unsure" (the reader is not sure of most of
+    left out, tiles under a hand, a group whose place on the grid is not clear), "unsure" (the reader is not sure of most of
     the tiles it read), "covered" (a finger or a hand lies over the grid). The message says what to do, in words a
     player understands.
     """

@@ -294,7 +294,7 @@ def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: La
     if not tiles:
         raise LatticeError("no tiles found: the dark shapes in the photo are not tiles with designs")
     # A group of tiles placed on the lattice by a small margin over another place: its tiles'
-    # cells, and so every line through them, are not sure.
+    # cells, and so every line through them, are not sure (pipeline.read_image refuses the photo).
     if doubtful_cells:
         for tile in tiles:
             if tile.cell in doubtful_cells:

@@ -542,6 +542,9 @@ def test_a_finger_is_found_where_it_stands_apart_only_in_part(seed, step):
     cfg = VisionConfig()
     # (Without lattice._dark_corner too: its cells beside the finger count towards it.)
     cfg = replace(cfg, lattice=replace(cfg.lattice, min_corner_side=1.1))
+    # (Nor a group placed by a small margin refusing the photo: occluded 31's tiles beside the finger,
+    # their group placed in doubt, refused it then.)
+    cfg = replace(cfg, plane=replace(cfg.plane, min_placement_margin=0.0))
     photo, _, score = _read_and_score("occluded", seed, replace(cfg, occluder=replace(cfg.occluder, **step)))
     assert score.confidently_wrong > 0  # without the step: tiles under the finger dropped without a word
     _no_finger_found_without_it(photo)
@@ -632,3 +635,20 @@ def test_a_glimpse_of_a_tile_is_its_outer_edge_not_its_neighbours_sides():
     assert _glimpsed(evidence((0.45, 0.42, 0.0, 0.0)), cfg, {(0, 0)}, set()) == [(0, 1)]
     assert _glimpsed(evidence((0.0, 0.0, 0.9, 0.2)), cfg, {(0, 0)}, set()) == []
     assert _glimpsed(evidence((0.45, 0.42, 0.0, 0.0)), cfg, set(), set()) == []
+
+
+def test_a_group_whose_place_on_the_grid_is_not_clear_refuses_the_photo():
+    # The evaluation set's "groups" photo 328: a line of six green tiles, a gap, six red ones, and
+    # far beyond them a line of four stars crossed by a line of three orange tiles. The far tiles
+    # were placed a row off the red line's map (two lone stars by small margins, the orange line by
+    # 0.12, its tiles "not sure"): four tiles were dropped without a word and two stars read sure on
+    # empty cells. "Not sure" cannot say that a group's place is in doubt; the photo is refused.
+    assert _refusal("groups", 328) == "unplaced"
+
+
+def test_a_loose_tile_running_out_of_the_photo_apart_from_the_grid_is_asked_about():
+    # The evaluation set's "cutoff" photo 334: one wild read, and 3 and 5 cells from it two tiles
+    # whose designs the photo's top edge cuts open (0.48 and 0.89 of a cell of black face show),
+    # beyond the cells the lattice looked at: both were dropped without a word.
+    photo, result, score = _read_and_score("cutoff", 334)
+    assert score.confidently_wrong == 0 and score.missing == 2 and score.correct == 1
