@@ -225,6 +225,12 @@ class LatticeConfig:
     # tile's paint, beside its black face, is darker than the surface around the tiles (the tiles of
     # seeds 0-239 lighter than their neighbours and not sure, greens and blues: 0.46-0.75).
     min_surface_light: float = 0.95
+    # A tile found from its black face alone (no clean design on it) whose dark is more than this many
+    # times as light as the faces of the tiles read nearest it (lattice.TileCell.printed) is a board's
+    # printed dark square unless a design reads sure on it: it is neither read "not sure" nor asked
+    # about (board 240, 293: grey squares beside the tiles, 2.1 times as light; a tile's face, turned
+    # over or its design unseen, is as black as its neighbours').
+    min_printed_square_ratio: float = 1.8
     # Or a design seen on a cell not read, on a face as dark as the tiles' (at most
     # missing_level_ratio times their level): a lone tile off the grid, turned or
     # leaning so that its cell's measures fail, a tile whose design glare has broken open.

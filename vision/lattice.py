@@ -176,6 +176,10 @@ class TileCell:
     # middle as bright as the surface around it (_surface_light): a board's print (a digit's strokes
     # and the board's lines round a light square) unless its design reads sure (pipeline.read_image).
     pale: bool = False
+    # Found from its face alone (no clean design) and its dark far lighter than the nearest other tiles'
+    # faces (LatticeConfig.min_printed_square_ratio): a board's printed dark square unless a design
+    # reads sure on it (pipeline.read_image).
+    printed: bool = False
 
 
 @dataclass
@@ -909,10 +913,14 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
     # its middle, taken for its design, is as bright as the surface around the tiles: a board's light
     # square between printed strokes. A tile's paint is darker, a dark paint (a green's) darker still,
     # and raises the level of a tile's cell (config.LatticeConfig.min_surface_light).
+    # A tile found from its face alone whose dark is far lighter than that is a board's printed dark
+    # square beside the tiles: a tile's face, turned over or its design unseen, is as black as its
+    # neighbours' (config.LatticeConfig.min_printed_square_ratio).
     placed = sorted(tiles)
     for key, tile in tiles.items():
-        tile.pale = _lighter_than_near(key, ev, [c for c in placed if c != key], cfg) \
-            and _surface_light(ev, key) >= cfg.min_surface_light
+        ratio = _near_level_ratio(key, ev, [c for c in placed if c != key], cfg)
+        tile.pale = ratio > cfg.max_near_level_ratio and _surface_light(ev, key) >= cfg.min_surface_light
+        tile.printed = not tile.found and ratio > cfg.min_printed_square_ratio
     missing += _partly_hidden(ev, cfg, set(tiles), set(missing) | set(cut_off) | set(clear_missing))
     return [tiles[c] for c in sorted(tiles)], sorted(missing), sorted(cut_off), sorted(clear_missing), sorted(pale)
 
@@ -942,13 +950,19 @@ def _lighter_than_near(cell: Cell, ev: _Evidence, tiles, cfg: LatticeConfig) -> 
     as dark as they are; a board's printed square or letters, lighter than the faces, are not
     (board 17, 65, 104, 172, 195 and mixed 88: 1.26-1.74 times; the photo-wide bound,
     `missing_level_ratio`, must leave room for uneven light across the photo)."""
+    return _near_level_ratio(cell, ev, tiles, cfg) > cfg.max_near_level_ratio
+
+
+def _near_level_ratio(cell: Cell, ev: _Evidence, tiles, cfg: LatticeConfig) -> float:
+    """The dark's level on `cell` over the median of the faces' levels of the `near_level_tiles` tiles
+    read nearest it (0 where none of them is in the rectified view)."""
     rect = ev.rect
     near = sorted(tiles, key=lambda t: (t[0] - cell[0]) ** 2 + (t[1] - cell[1]) ** 2)[:cfg.near_level_tiles]
     levels = [float(ev.level[r - rect.top, c - rect.left]) for r, c in near
               if 0 <= r - rect.top < rect.rows and 0 <= c - rect.left < rect.cols]
     if not levels:
-        return False
-    return float(ev.level[cell[0] - rect.top, cell[1] - rect.left]) > cfg.max_near_level_ratio * float(array_median(levels))
+        return 0.0
+    return float(ev.level[cell[0] - rect.top, cell[1] - rect.left]) / max(float(array_median(levels)), 1e-6)
 
 
 def clear_designs(areas, asymmetry, face, reference, min_face: float, config, size=None):
@@ -976,6 +990,13 @@ def _partly_hidden(ev: _Evidence, cfg: LatticeConfig, tiles: set, asked: set) ->
     face (`min_hidden_fitted_side`). (A tile's thick side seen at an
     angle, a shadow, darkens only the side beside that tile; a board's
     printed square is lighter.)
+    A cell the first search saw a design on is not asked about so: a finger
+    over a tile breaks its design's outline before it hides the face round
+    it, while a board's print there (a digit, a light square between the
+    board's lines, where the board's squares lie under the tiles' cells) is
+    a design whose lines fit a tile's square (board 267, 303: those cells
+    flagged beside the tiles; the occluded photos' cells found so, seeds
+    0-40, show no design).
     Beside the tiles, and from each cell found, so a run of them under one
     finger is found from its end.
     """
@@ -989,7 +1010,7 @@ def _partly_hidden(ev: _Evidence, cfg: LatticeConfig, tiles: set, asked: set) ->
         for i in range(rect.rows):
             for j in range(rect.cols):
                 key = (rect.top + i, rect.left + j)
-                if key in near or ev.outside[i, j] > cfg.max_outside or ev.level[i, j] > level \
+                if key in near or key in ev.design or ev.outside[i, j] > cfg.max_outside or ev.level[i, j] > level \
                         or ev.face[i, j] < cfg.min_hidden_face or ev.band[i, j] < cfg.min_hidden_band:
                     continue
                 around = _beside(key)

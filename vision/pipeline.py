@@ -706,13 +706,16 @@ def read_image(
     asked = [cell for cell in missing if cell not in covered] + pale + clear_missing
     missing += covered
     tile_px = lattice.pitch * lattice.tile
-    cells, designs, samples, offsets, doubts, blurs, tile_blurs, patches, pales = [], [], [], [], [], [], [], [], []
+    cells, designs, samples, offsets, doubts, blurs, tile_blurs, patches, pales, printed = (
+        [], [], [], [], [], [], [], [], [], [])
     placed_in_doubt = []  # per tile read: its group's place on the grid is not clear (TileCell.doubt)
     for tile, reading in read_asked(image, lattice, found, asked, missing, cfg, set(pale)):
         if reading is None:
             # Black face but no design that can be read: a tile may be there, turned over or
-            # covered; the player is asked rather than told it is empty.
-            missing.append(tile.cell)
+            # covered; the player is asked rather than told it is empty. A face far lighter than the
+            # nearest tiles' is a board's printed square (TileCell.printed): no tile to ask about.
+            if not tile.printed:
+                missing.append(tile.cell)
             continue
         patch, design, offset = reading
         blur = blur_of(patch, cfg.design) if design.blur is None else design.blur  # measured as its design was read
@@ -724,6 +727,7 @@ def read_image(
         doubts.append(tile.doubt)
         placed_in_doubt.append(tile.doubt)
         pales.append(tile.pale)
+        printed.append(tile.printed)
         offsets.append(offset)
         # A pale cell's reading is judged by each reading alone (agreed left out): the bound below that
         # tells a board's print from a tile (not sure: print) was measured on those, and a printed
@@ -764,8 +768,11 @@ def read_image(
     # design (board 217, 236, 239: read "not sure" at 0.00-0.07). A tile's face is as black as its
     # neighbours' and its paint darker than the board; a pale cell's design that does not read sure is
     # not asked about either (read_asked).
-    kept = [k for k, (reading, pale, design) in enumerate(zip(readings, pales, designs))
-            if not (pale and (reading[2] < SURE_AT or beyond_print_size(design, cfg.design)))]
+    # So is a tile found from a face far lighter than its neighbours' (TileCell.printed: a board's printed
+    # dark square, board 293) whose design does not read sure.
+    kept = [k for k, (reading, pale, square, design) in enumerate(zip(readings, pales, printed, designs))
+            if not (pale and (reading[2] < SURE_AT or beyond_print_size(design, cfg.design)))
+            and not (square and reading[2] < SURE_AT)]
     if len(kept) < len(readings):
         readings, cells, samples, offsets, doubted, placed_in_doubt = (
             [seq[k] for k in kept] for seq in (readings, cells, samples, offsets, doubted, placed_in_doubt))
