@@ -86,6 +86,13 @@ class ColourSample:
         x = log_chroma([self.design_bgr])[0]
         return (float(x[0]), float(x[1]))
 
+    def paleness(self, floor: float) -> float:
+        """The design's least channel over its greatest, both floored at `floor` (linear light): near 0
+        for a saturated paint, towards 1 for a white or a light surface."""
+        import numpy as np
+
+        return float(_paleness(np.asarray([self.design_bgr], np.float64), floor)[0])
+
 
 @dataclass
 class ColourReading:

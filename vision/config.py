@@ -225,6 +225,13 @@ class LatticeConfig:
     # tile's paint, beside its black face, is darker than the surface around the tiles (the tiles of
     # seeds 0-239 lighter than their neighbours and not sure, greens and blues: 0.46-0.75).
     min_surface_light: float = 0.95
+    # Unless its design's paint is saturated: a colour's least channel over its greatest
+    # (colour.ColourSample.design_bgr, floored at ColourConfig.paint_floor) under this is a tile's
+    # paint, not the board's light surface (the print read on pale cells, board 192, 217, 236, 239 and
+    # mixed 32: 0.50-0.69). Such a tile is kept, not sure, rather than dropped without a word (tinted
+    # 313: a wild under a warm lamp's highlight, its face lit lighter than its neighbours', its cool
+    # sectors too dark to count, read an orange star not sure at 0.065).
+    max_pale_cell_paint: float = 0.3
     # A tile found from its black face alone (no clean design on it) whose dark is more than this many
     # times as light as the faces of the tiles read nearest it (lattice.TileCell.printed) is a board's
     # printed dark square unless a design reads sure on it: it is neither read "not sure" nor asked

@@ -767,11 +767,15 @@ def read_image(
     # digit's strokes and the board's lines round a light square, the square's own surface taken for a
     # design (board 217, 236, 239: read "not sure" at 0.00-0.07). A tile's face is as black as its
     # neighbours' and its paint darker than the board; a pale cell's design that does not read sure is
-    # not asked about either (read_asked).
+    # not asked about either (read_asked). A design in a saturated paint is no board's light surface: a
+    # tile a highlight lit lighter than its neighbours (LatticeConfig.max_pale_cell_paint), kept not sure.
     # So is a tile found from a face far lighter than its neighbours' (TileCell.printed: a board's printed
     # dark square, board 293) whose design does not read sure.
-    kept = [k for k, (reading, pale, square, design) in enumerate(zip(readings, pales, printed, designs))
-            if not (pale and (reading[2] < SURE_AT or beyond_print_size(design, cfg.design)))
+    kept = [k for k, (reading, pale, square, design, sample)
+            in enumerate(zip(readings, pales, printed, designs, samples))
+            if not (pale and ((reading[2] < SURE_AT
+                               and sample.paleness(cfg.colour.paint_floor) >= cfg.lattice.max_pale_cell_paint)
+                              or beyond_print_size(design, cfg.design)))
             and not (square and reading[2] < SURE_AT)]
     if len(kept) < len(readings):
         readings, cells, samples, offsets, doubted, placed_in_doubt = (

@@ -499,3 +499,30 @@ def test_a_far_row_on_the_first_region_s_edge_is_decided_by_the_wider_look():
     assert score.confidently_wrong == 0
     assert len(result.tiles) == len(photo.cells)
 
+
+
+def test_a_tile_in_a_saturated_paint_on_a_pale_cell_is_kept_not_sure():
+    # The "tinted" photo 313: a wild under a warm lamp's highlight, its face lit lighter than
+    # its neighbours' (TileCell.pale), its cool sectors too dark to count: read as an orange star not
+    # sure and left out as a board's print, dropped without a word. Its paint is saturated (least
+    # channel over greatest 0.065), the board's light surface between printed strokes is not
+    # (0.50-0.69): kept, not sure (LatticeConfig.max_pale_cell_paint). Were every paint the board's
+    # surface, it would be dropped again.
+    from dataclasses import replace
+
+    from vision.config import VisionConfig
+
+    photo, result, score = _read_and_score("tinted", 313)
+    assert score.confidently_wrong == 0 and score.unsure == 1
+    assert score.correct == len(photo.cells) - 1
+    cfg = VisionConfig()
+    _, _, unbounded = _read_and_score("tinted", 313, replace(cfg, lattice=replace(cfg.lattice, max_pale_cell_paint=0.0)))
+    assert unbounded.confidently_wrong == 1
+
+
+def test_a_design_s_paleness_is_its_least_channel_over_its_greatest():
+    from vision.colour import ColourSample
+
+    assert ColourSample((0.05, 0.2, 0.8), None).paleness(0.01) == pytest.approx(0.06 / 0.81)
+    assert ColourSample((0.5, 0.5, 0.5), None).paleness(0.01) == pytest.approx(1.0)
+    assert ColourSample((0.0, 0.0, 0.0), None).paleness(0.01) == pytest.approx(1.0)
