@@ -124,7 +124,8 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
             apart, spread = apart_from(table & ~limbs)
     threshold = max(cfg.min_apart, cfg.apart_spread * spread)
     foreign = cv2.morphologyEx((skin & (apart > threshold)).astype(np.uint8), cv2.MORPH_OPEN, disc)
-    blob, count = _limbs(foreign, t, cfg)
+    # A fingertip standing apart so may be short (only its end in the picture): min_tip_length.
+    blob, count = _limbs(foreign, t, cfg, cfg.min_tip_length)
     if not count and cfg.smooth_spread > 0:
         candidate = skin & (apart > cfg.smooth_spread * spread)
         opened = cv2.morphologyEx(candidate.astype(np.uint8), cv2.MORPH_OPEN, disc)
@@ -234,21 +235,30 @@ def _may_hold_limb(opened, t: float, cfg: OccluderConfig) -> bool:
     (it opens a subset of the same mask by the same disc), so without one its texture, the costly
     measure, need not be taken: the hues standing apart from a wood in a photo with no finger are
     specks and the tiles' rims."""
-    return next(_edge_parts(opened, t, cfg), None) is not None
+    return next(_edge_parts(opened, t, cfg, _free_area(cfg)), None) is not None
 
 
-def _edge_parts(mask, t: float, cfg: OccluderConfig, inner: float = math.inf):
+def _free_area(cfg: OccluderConfig) -> float:
+    """The least area (tiles squared) of a part inside the photo that may hold a limb: one
+    `min_free_length` long and `min_width` wide (infinite when such limbs are not looked for)."""
+    return cfg.min_free_length * cfg.min_width if cfg.min_free_length > 0 else math.inf
+
+
+def _edge_parts(mask, t: float, cfg: OccluderConfig, inner: float = math.inf, edges=None):
     """The parts of `mask` (a 0/1 mask) of at least `min_area` that touch the photo's edge, where a
     limb comes in from, and those of at least `inner` tiles squared anywhere: (a bool mask of the part,
-    its area) for each, one at a time."""
+    its area) for each, one at a time. `edges` (a list): whether each part yielded touches the edge is
+    appended to it."""
     import cv2
 
     height, width = mask.shape
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     for n in range(1, count):
         x, y, w, h, area = stats[n]
-        if area >= cfg.min_area * t * t and (x == 0 or y == 0 or x + w >= width or y + h >= height
-                                             or area >= inner * t * t):
+        edge = bool(x == 0 or y == 0 or x + w >= width or y + h >= height)
+        if area >= cfg.min_area * t * t and (edge or area >= inner * t * t):
+            if edges is not None:
+                edges.append(edge)
             yield labels == n, area
 
 
@@ -289,19 +299,23 @@ def _squares(lat: Lattice, cells, half: float, shape):
     return mask
 
 
-def _limbs(foreign, t: float, cfg: OccluderConfig):
-    """(the parts of `foreign` (a 0/1 mask) shaped like a limb coming in from the photo's edge, a bool
-    mask; how many limbs)."""
+def _limbs(foreign, t: float, cfg: OccluderConfig, min_length: float | None = None):
+    """(the parts of `foreign` (a 0/1 mask) shaped like a limb coming in from the photo's edge, at
+    least `min_length` tiles long (cfg.min_length if None), a bool mask; how many limbs)."""
     import cv2
     import numpy as np
 
     blob = np.zeros(foreign.shape, bool)
     limbs = 0
-    for component, area in _edge_parts(foreign, t, cfg):
+    edges: list[bool] = []
+    # Parts inside the photo too, those long enough (min_free_length) for a limb whose end is in view.
+    for component, area in _edge_parts(foreign, t, cfg, _free_area(cfg), edges):
         ys, xs = np.nonzero(component)
         length = max(cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))[1])
-        # A limb: long, about a finger wide all along.
-        if length < cfg.min_length * t or area > cfg.max_width * t * length:
+        # A limb: long, about a finger wide all along; a long one needs not reach the photo's edge.
+        if length < (cfg.min_length if min_length is None else min_length) * t or area > cfg.max_width * t * length:
+            continue
+        if not edges[-1] and length < cfg.min_free_length * t:
             continue
         # Nowhere thicker than a finger (the widest disc inside it): a wedge of table in a corner of
         # the photo, lit differently, can have a finger's mean width and be two tiles across at the
@@ -405,4 +419,15 @@ def _cells_under(blob, lat: Lattice, t: float, tile: float, tiles: list[Cell], a
                         step.append(cell)
         found += step
         edge = step
+    if not found and cfg.far_reach > 0:
+        # A finger found that covers no cell beside the tiles may lie on a tile standing apart from
+        # them, hidden all but a corner (occluded 81: a lone tile two cells off the grid's corner,
+        # under the finger's tip, dropped without a word): the cells within far_reach of the tiles
+        # that it covers.
+        rows = [r for r, _ in have]
+        cols = [c for _, c in have]
+        found = [(r, c) for r in range(min(rows) - cfg.far_reach, max(rows) + cfg.far_reach + 1)
+                 for c in range(min(cols) - cfg.far_reach, max(cols) + cfg.far_reach + 1)
+                 if (r, c) not in have
+                 and min(max(abs(r - a), abs(c - b)) for a, b in have) <= cfg.far_reach and covered((r, c))]
     return found
