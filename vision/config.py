@@ -557,6 +557,10 @@ class OccluderConfig:
     # Its area over its length (a finger, shrunk with its soft edge and its shadow: 0.5-1.28).
     max_width: float = 1.3
     max_thickness: float = 1.8  # its widest disc (a finger: 0.5-1.35; a wedge of table in a corner: 2.4)
+    # Its widest disc over its mean width (area over length) at most this: a finger is about as wide
+    # all along (occluded 0-29: 1.03-1.71), a wedge of wood cut off by the photo's edge is not
+    # (packed 305, mixed 324, refused as covered on main: 2.9). 0: not asked.
+    max_taper: float = 2.2
     # Its outline at most this many times as long as its convex hull's (a finger: 1.0-1.25; a patch of
     # wood grain standing apart: 1.28-1.65).
     max_ragged: float = 1.3
