@@ -547,9 +547,6 @@ class OccluderConfig:
     # from there (occluded 31: 4.4), and a speck or a tile's rim is far smaller.
     min_glimpse_patch: float = 3.0
     min_length: float = 2.0
-    # ... but a limb of skin's hue standing apart from the table by its spread (the first search)
-    # this long: only a fingertip may be in the picture (occluded 121: 1.8 tiles from the photo's edge).
-    min_tip_length: float = 1.5
     # A limb at least this long counts though it does not reach the photo's edge: a finger whose hand
     # is out of view of a photo taken from far (occluded 85: 14.7 tiles long, its end 0.3 tiles from the
     # photo's edge). 0: only limbs from the edge.

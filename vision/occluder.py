@@ -17,8 +17,7 @@ seen at an angle. The finger itself is found instead:
   photo's border, unless it is at least `min_free_length` tiles long (a
   finger whose hand is out of view of a photo taken from far);
 - it is a limb, not a fleck, a printed line or a patch of table lit
-  differently: at least `min_length` tiles long (`min_tip_length` when its
-  colour stands apart so: only a fingertip may be in view), wider than a printed line
+  differently: at least `min_length` tiles long, wider than a printed line
   and at most about a tile wide all along (on average, and nowhere thicker
   than `max_thickness`: a wedge of table in a corner of the photo is not),
   its outline smooth (it fills most of its convex hull, and its outline is
@@ -127,8 +126,7 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
             apart, spread = apart_from(table & ~limbs)
     threshold = max(cfg.min_apart, cfg.apart_spread * spread)
     foreign = cv2.morphologyEx((skin & (apart > threshold)).astype(np.uint8), cv2.MORPH_OPEN, disc)
-    # A fingertip standing apart so may be short (only its end in the picture): min_tip_length.
-    blob, count = _limbs(foreign, t, cfg, cfg.min_tip_length)
+    blob, count = _limbs(foreign, t, cfg)
     if not count and cfg.smooth_spread > 0:
         candidate = skin & (apart > cfg.smooth_spread * spread)
         opened = cv2.morphologyEx(candidate.astype(np.uint8), cv2.MORPH_OPEN, disc)
@@ -299,9 +297,9 @@ def _squares(lat: Lattice, cells, half: float, shape):
     return mask
 
 
-def _limbs(foreign, t: float, cfg: OccluderConfig, min_length: float | None = None):
-    """(the parts of `foreign` (a 0/1 mask) shaped like a limb coming in from the photo's edge, at
-    least `min_length` tiles long (cfg.min_length if None), a bool mask; how many limbs)."""
+def _limbs(foreign, t: float, cfg: OccluderConfig):
+    """(the parts of `foreign` (a 0/1 mask) shaped like a limb coming in from the photo's edge, a bool
+    mask; how many limbs)."""
     import cv2
     import numpy as np
 
@@ -313,7 +311,7 @@ def _limbs(foreign, t: float, cfg: OccluderConfig, min_length: float | None = No
         ys, xs = np.nonzero(component)
         length = max(cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))[1])
         # A limb: long, about a finger wide all along; a long one needs not reach the photo's edge.
-        if length < (cfg.min_length if min_length is None else min_length) * t or area > cfg.max_width * t * length:
+        if length < cfg.min_length * t or area > cfg.max_width * t * length:
             continue
         if not edges[-1] and length < cfg.min_free_length * t:
             continue
