@@ -562,9 +562,17 @@ class OccluderConfig:
     # from there (occluded 31: 4.4), and a speck or a tile's rim is far smaller.
     min_glimpse_patch: float = 3.0
     min_length: float = 2.0
+    # A limb at least this long counts though it does not reach the photo's edge: a finger whose hand
+    # is out of view of a photo taken from far (occluded 85: 14.7 tiles long, its end 0.3 tiles from the
+    # photo's edge). 0: only limbs from the edge.
+    min_free_length: float = 6.0
     # Its area over its length (a finger, shrunk with its soft edge and its shadow: 0.5-1.28).
     max_width: float = 1.3
     max_thickness: float = 1.8  # its widest disc (a finger: 0.5-1.35; a wedge of table in a corner: 2.4)
+    # Its widest disc over its mean width (area over length) at most this: a finger is about as wide
+    # all along (occluded 0-29: 1.03-1.71), a wedge of wood cut off by the photo's edge is not
+    # (packed 305, mixed 324, refused as covered on main: 2.9). 0: not asked.
+    max_taper: float = 2.2
     # Its outline at most this many times as long as its convex hull's (a finger: 1.0-1.25; a patch of
     # wood grain standing apart: 1.28-1.65).
     max_ragged: float = 1.3
@@ -572,6 +580,9 @@ class OccluderConfig:
     reach: float = 0.3  # a cell is covered if the blob, grown by this, covers min_cover of it
     min_cover: float = 0.2
     max_run: int = 4  # cells covered in a row from the tiles read
+    # A finger covering none of those: the cells it covers within this many cells of a tile read (rows
+    # and columns: diagonally too), where a tile off the grid may lie under it. 0: none.
+    far_reach: int = 2
     # A finger over this many cells beside the tiles (an empty cell under it cannot be told from a
     # hidden tile) refuses the photo ("covered"): one photo again beats confirming each cell.
     refuse_cells: int = 2

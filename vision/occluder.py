@@ -14,7 +14,8 @@ seen at an angle. The finger itself is found instead:
   table's median is left out of the table's sample first: a finger lying
   where the table is sampled would otherwise set the table's spread itself;
 - it comes in from an edge of the photo: the blob of such pixels touches the
-  photo's border;
+  photo's border, unless it is at least `min_free_length` tiles long (a
+  finger whose hand is out of view of a photo taken from far);
 - it is a limb, not a fleck, a printed line or a patch of table lit
   differently: at least `min_length` tiles long, wider than a printed line
   and at most about a tile wide all along (on average, and nowhere thicker
@@ -25,8 +26,9 @@ seen at an angle. The finger itself is found instead:
 Every lattice cell beside the tiles (or beside a cell already asked about)
 that the blob covers in part becomes "a tile may be missing here", and from
 those the cells next along it, up to `max_run` cells out: a finger laid along
-a line of tiles hides several. The read tiles are left to their own
-confidences.
+a line of tiles hides several. A finger covering none of those makes the
+cells it covers within `far_reach` of the tiles so (a lone tile off the grid
+under it). The read tiles are left to their own confidences.
 
 A finger of the table's own hue (a pale finger on a pale wood) is found by
 its texture when nothing stands apart so: wood has grain, fine detail
@@ -234,21 +236,27 @@ def _may_hold_limb(opened, t: float, cfg: OccluderConfig) -> bool:
     (it opens a subset of the same mask by the same disc), so without one its texture, the costly
     measure, need not be taken: the hues standing apart from a wood in a photo with no finger are
     specks and the tiles' rims."""
-    return next(_edge_parts(opened, t, cfg), None) is not None
+    return next(_edge_parts(opened, t, cfg, free=True), None) is not None
 
 
-def _edge_parts(mask, t: float, cfg: OccluderConfig, inner: float = math.inf):
+def _edge_parts(mask, t: float, cfg: OccluderConfig, inner: float = math.inf, edges=None, free: bool = False):
     """The parts of `mask` (a 0/1 mask) of at least `min_area` that touch the photo's edge, where a
     limb comes in from, and those of at least `inner` tiles squared anywhere: (a bool mask of the part,
-    its area) for each, one at a time."""
+    its area) for each, one at a time. `free`: those inside the photo too that may hold a limb
+    `min_free_length` long (at least as large as one `min_width` wide, and as long across one way
+    or diagonally). `edges` (a list): whether each part yielded touches the edge is appended to it."""
     import cv2
 
     height, width = mask.shape
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    long = cfg.min_free_length * t if free and cfg.min_free_length > 0 else math.inf
     for n in range(1, count):
         x, y, w, h, area = stats[n]
-        if area >= cfg.min_area * t * t and (x == 0 or y == 0 or x + w >= width or y + h >= height
-                                             or area >= inner * t * t):
+        edge = bool(x == 0 or y == 0 or x + w >= width or y + h >= height)
+        if area >= cfg.min_area * t * t and (edge or area >= inner * t * t
+                                             or (area >= long * cfg.min_width * t and max(w, h) * math.sqrt(2) >= long)):
+            if edges is not None:
+                edges.append(edge)
             yield labels == n, area
 
 
@@ -297,16 +305,25 @@ def _limbs(foreign, t: float, cfg: OccluderConfig):
 
     blob = np.zeros(foreign.shape, bool)
     limbs = 0
-    for component, area in _edge_parts(foreign, t, cfg):
+    edges: list[bool] = []
+    # Parts inside the photo too, those long enough (min_free_length) for a limb whose end is in view.
+    for component, area in _edge_parts(foreign, t, cfg, edges=edges, free=True):
         ys, xs = np.nonzero(component)
         length = max(cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))[1])
-        # A limb: long, about a finger wide all along.
+        # A limb: long, about a finger wide all along; a long one needs not reach the photo's edge.
         if length < cfg.min_length * t or area > cfg.max_width * t * length:
+            continue
+        if not edges[-1] and length < cfg.min_free_length * t:
             continue
         # Nowhere thicker than a finger (the widest disc inside it): a wedge of table in a corner of
         # the photo, lit differently, can have a finger's mean width and be two tiles across at the
         # corner.
-        if 2.0 * float(cv2.distanceTransform(component.astype(np.uint8), cv2.DIST_L2, 5).max()) > cfg.max_thickness * t:
+        thickness = 2.0 * float(cv2.distanceTransform(component.astype(np.uint8), cv2.DIST_L2, 5).max())
+        if thickness > cfg.max_thickness * t:
+            continue
+        # As wide all along, not a wedge: a stripe of wood cut off by the photo's edge, thin at one
+        # end and thick at the other, has a finger's mean width.
+        if cfg.max_taper > 0 and thickness * length > cfg.max_taper * area:
             continue
         # Smooth-edged, not a patch of table lit differently, ragged with its grain.
         if not _smooth(component, cfg):
@@ -405,4 +422,15 @@ def _cells_under(blob, lat: Lattice, t: float, tile: float, tiles: list[Cell], a
                         step.append(cell)
         found += step
         edge = step
+    if not found and cfg.far_reach > 0:
+        # A finger found that covers no cell beside the tiles may lie on a tile standing apart from
+        # them, hidden all but a corner (occluded 81: a lone tile two cells off the grid's corner,
+        # under the finger's tip, dropped without a word): the cells within far_reach of the tiles
+        # that it covers.
+        rows = [r for r, _ in have]
+        cols = [c for _, c in have]
+        found = [(r, c) for r in range(min(rows) - cfg.far_reach, max(rows) + cfg.far_reach + 1)
+                 for c in range(min(cols) - cfg.far_reach, max(cols) + cfg.far_reach + 1)
+                 if (r, c) not in have
+                 and min(max(abs(r - a), abs(c - b)) for a, b in have) <= cfg.far_reach and covered((r, c))]
     return found

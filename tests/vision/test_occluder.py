@@ -49,3 +49,45 @@ def test_the_texture_search_is_skipped_only_where_no_limb_could_be_kept():
     assert not _may_hold_limb(edge, t, cfg)
     edge[0:30, 100:104] = 1  # at the edge and 1.2 tiles' area
     assert _may_hold_limb(edge, t, cfg)
+
+
+def test_a_long_limb_counts_inside_the_photo_a_short_one_only_from_its_edge():
+    # A finger whose hand is out of view ends inside the frame (occluded 85): a limb at least
+    # min_free_length tiles long counts without reaching the photo's edge; a shorter one does not.
+    from dataclasses import replace
+
+    from vision.config import OccluderConfig
+    from vision.occluder import _limbs, _may_hold_limb
+
+    cfg, t = OccluderConfig(), 10.0
+    long_bar = np.zeros((120, 160), np.uint8)
+    cv2.line(long_bar, (20, 100), (140, 30), 1, thickness=7)  # 13.9 tiles long, 0.7 across, inside
+    assert _may_hold_limb(long_bar, t, cfg)
+    assert _limbs(long_bar, t, cfg)[1] == 1
+    assert _limbs(long_bar, t, replace(cfg, min_free_length=0.0))[1] == 0
+    short_bar = np.zeros((120, 160), np.uint8)
+    cv2.line(short_bar, (50, 55), (80, 45), 1, thickness=7)  # 3.2 tiles long, inside
+    assert not _may_hold_limb(short_bar, t, cfg)
+    assert _limbs(short_bar, t, cfg)[1] == 0
+    short_bar[:] = 0
+    cv2.line(short_bar, (0, 55), (30, 45), 1, thickness=7)  # the same reaching the photo's edge
+    assert _limbs(short_bar, t, cfg)[1] == 1
+
+
+def test_a_wedge_from_the_photo_s_edge_is_no_limb_a_bar_as_wide_on_average_is():
+    # A stripe of wood cut off by the photo's edge (packed 305): thin at one end, thick at the other,
+    # with a finger's mean width; its widest disc is far over its mean width, a finger's is not.
+    from dataclasses import replace
+
+    from vision.config import OccluderConfig
+    from vision.occluder import _limbs
+
+    cfg, t = OccluderConfig(), 10.0
+    wedge = np.zeros((120, 160), np.uint8)
+    cv2.circle(wedge, (0, 48), 8, 1, -1)  # 1.6 tiles across at the edge
+    cv2.line(wedge, (0, 48), (34, 48), 1, thickness=4)  # thinning to 0.4 tiles, 3.6 tiles long in all
+    assert _limbs(wedge, t, replace(cfg, max_taper=0.0))[1] == 1
+    assert _limbs(wedge, t, cfg)[1] == 0
+    bar = np.zeros((120, 160), np.uint8)
+    cv2.line(bar, (0, 48), (34, 48), 1, thickness=8)  # as long, 0.8 wide all along
+    assert _limbs(bar, t, cfg)[1] == 1
