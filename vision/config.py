@@ -580,9 +580,6 @@ class OccluderConfig:
     reach: float = 0.3  # a cell is covered if the blob, grown by this, covers min_cover of it
     min_cover: float = 0.2
     max_run: int = 4  # cells covered in a row from the tiles read
-    # A finger covering none of those: the cells it covers within this many cells of a tile read (rows
-    # and columns: diagonally too), where a tile off the grid may lie under it. 0: none.
-    far_reach: int = 2
     # A finger over this many cells beside the tiles (an empty cell under it cannot be told from a
     # hidden tile) refuses the photo ("covered"): one photo again beats confirming each cell.
     refuse_cells: int = 2

@@ -26,9 +26,8 @@ seen at an angle. The finger itself is found instead:
 Every lattice cell beside the tiles (or beside a cell already asked about)
 that the blob covers in part becomes "a tile may be missing here", and from
 those the cells next along it, up to `max_run` cells out: a finger laid along
-a line of tiles hides several. A finger covering none of those makes the
-cells it covers within `far_reach` of the tiles so (a lone tile off the grid
-under it). The read tiles are left to their own confidences.
+a line of tiles hides several. The read tiles are left to their own
+confidences.
 
 A finger of the table's own hue (a pale finger on a pale wood) is found by
 its texture when nothing stands apart so: wood has grain, fine detail
@@ -422,15 +421,4 @@ def _cells_under(blob, lat: Lattice, t: float, tile: float, tiles: list[Cell], a
                         step.append(cell)
         found += step
         edge = step
-    if not found and cfg.far_reach > 0:
-        # A finger found that covers no cell beside the tiles may lie on a tile standing apart from
-        # them, hidden all but a corner (occluded 81: a lone tile two cells off the grid's corner,
-        # under the finger's tip, dropped without a word): the cells within far_reach of the tiles
-        # that it covers.
-        rows = [r for r, _ in have]
-        cols = [c for _, c in have]
-        found = [(r, c) for r in range(min(rows) - cfg.far_reach, max(rows) + cfg.far_reach + 1)
-                 for c in range(min(cols) - cfg.far_reach, max(cols) + cfg.far_reach + 1)
-                 if (r, c) not in have
-                 and min(max(abs(r - a), abs(c - b)) for a, b in have) <= cfg.far_reach and covered((r, c))]
     return found
