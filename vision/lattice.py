@@ -990,13 +990,6 @@ def _partly_hidden(ev: _Evidence, cfg: LatticeConfig, tiles: set, asked: set) ->
     face (`min_hidden_fitted_side`). (A tile's thick side seen at an
     angle, a shadow, darkens only the side beside that tile; a board's
     printed square is lighter.)
-    A cell the first search saw a design on is not asked about so: a finger
-    over a tile breaks its design's outline before it hides the face round
-    it, while a board's print there (a digit, a light square between the
-    board's lines, where the board's squares lie under the tiles' cells) is
-    a design whose lines fit a tile's square (board 267, 303: those cells
-    flagged beside the tiles; the occluded photos' cells found so, seeds
-    0-40, show no design).
     Beside the tiles, and from each cell found, so a run of them under one
     finger is found from its end.
     """
@@ -1010,7 +1003,7 @@ def _partly_hidden(ev: _Evidence, cfg: LatticeConfig, tiles: set, asked: set) ->
         for i in range(rect.rows):
             for j in range(rect.cols):
                 key = (rect.top + i, rect.left + j)
-                if key in near or key in ev.design or ev.outside[i, j] > cfg.max_outside or ev.level[i, j] > level \
+                if key in near or ev.outside[i, j] > cfg.max_outside or ev.level[i, j] > level \
                         or ev.face[i, j] < cfg.min_hidden_face or ev.band[i, j] < cfg.min_hidden_band:
                     continue
                 around = _beside(key)
