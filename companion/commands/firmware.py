@@ -78,24 +78,29 @@ def simulate_handler(args: argparse.Namespace) -> int:
     done = threading.Event()
     held: list[str] | None = []  # the boot's first display, until PTY is printed
 
+    def put(line: str) -> None:
+        try:
+            print(line, flush=True)
+        except (BrokenPipeError, ValueError):
+            done.set()  # whoever read us has gone: stop
+
     def emit(line: str) -> None:
         with lock:
             if held is not None:
                 held.append(line)
                 return
-            try:
-                print(line, flush=True)
-            except (BrokenPipeError, ValueError):
-                done.set()  # whoever read us has gone: stop
+            put(line)
 
     sim = Simulator(lambda event: emit(json.dumps(event)))
     previous = signal.signal(signal.SIGTERM, lambda *_: done.set())
     sim.start()
     try:
+        # The held lines go out under the lock, before any later one: a client that reads PTY may
+        # start the countdown at once, and its first display must not overtake the boot's.
         with lock:
-            lines, held = [f"PTY {sim.port}", *held], None
-        for line in lines:
-            emit(line)
+            for line in [f"PTY {sim.port}", *held]:
+                put(line)
+            held = None
         actions = {
             "press": lambda: sim.press(0.12),
             "hold": lambda: sim.press(2.0),
