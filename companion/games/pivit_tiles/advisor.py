@@ -498,6 +498,11 @@ OPEN_BUDGET = 40
 # REBUILD_STEPS tiles in all: such hands take the solver 0.3 s and more, a
 # failed rebuild a few tens of milliseconds.
 REBUILD_STEPS = 300
+# The solver's budget (deadline checks, as OPEN_BUDGET) for a hand with a wild drawn two trades
+# from the root, asked for the wild's dominance (_Advisor._dominated_within): playable ones take a
+# few checks; some impossible ones take seconds of search, which the draws judged one by one
+# (mostly proved impossible by the hard tiles at once) do not.
+DOMINANCE_BUDGET = OPEN_BUDGET
 
 
 def _work_clock() -> Callable[[], float]:
@@ -1145,10 +1150,16 @@ class _Advisor:
         root_one = self.root_one()
         others = [t2 for t2 in self.candidates(h1) if t2 != d1]
         others.sort(key=lambda t2: (-root_one.get(t2, 0.0), t2))
-        for i, t2 in enumerate(others):
-            p = self._p_one_above(h1, t2, best, first=i == 0)
-            if p is not None:
-                best = p
+        judge = self.judge
+        core = [] if judge.young else hard_tiles(_tiles(h1, self.ts), self.ts)
+        judge.trade_cores = [core] if core and core not in judge.cores else []
+        try:
+            for i, t2 in enumerate(others):
+                p = self._p_one_above(h1, t2, best, first=i == 0)
+                if p is not None:
+                    best = p
+        finally:
+            judge.trade_cores = []
         return best
 
     def root_one(self) -> dict[int, float]:
@@ -1181,11 +1192,11 @@ class _Advisor:
         left = total - pile[trade]  # drawing `trade` back leaves the hand unplayable
         if left / total <= floor:
             return None
-        if self._dominated_out(hand, trade) if first else self._dominated_known(hand, trade):
+        if self._dominated_within(hand, trade) if first else self._dominated_known(hand, trade):
             return None
         far = 0 if first else self._far_from_cores()
         good = 0
-        for d in sorted(range(SLOTS), key=lambda d: (not far >> d & 1, -pile[d])):
+        for d in sorted(range(SLOTS), key=lambda d: (not far >> d & 1, d == W, -pile[d])):
             if not pile[d] or d == trade:
                 continue
             left -= pile[d]
@@ -1196,6 +1207,27 @@ class _Advisor:
         p = good / total
         self.one[hand, trade] = p
         return p if p > floor else None
+
+    def _dominated_within(self, hand: tuple[int, ...], trade: int) -> bool:
+        """True when trading for a wild is proved impossible within a small budget of the solver's work.
+
+        Such a hand two trades from the root can be impossible and yet take the solver seconds to
+        prove it (three 4P, a wild among their few partners); when it is not decided within
+        DOMINANCE_BUDGET it is left unjudged and the draws are judged one by one.
+        """
+        if trade != W and hand[W] >= WILDS:
+            return False
+        key = _swap(hand, trade, W)
+        judge = self.judge
+        verdict = judge.verdicts.get(key, _UNJUDGED)
+        if verdict is _UNJUDGED:
+            verdict = judge._without_solver(key)
+            if verdict is _OPEN:
+                verdict = judge._solve(key, DOMINANCE_BUDGET)
+                if verdict is _OPEN:
+                    return False
+            judge.verdicts[key] = verdict
+        return verdict is False
 
     def _dominated_known(self, hand: tuple[int, ...], trade: int) -> bool:
         """True when trading for a wild is already known to be impossible (nothing judged for it)."""
