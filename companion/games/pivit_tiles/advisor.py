@@ -89,6 +89,9 @@ EXACT_TWO_HANDS = 300
 # ... and only those with at most this many distinct first draws that leave the hand
 # unplayable: each such draw asks for the best second trade, tens of hands judged.
 EXACT_TWO_FAILS = 4
+# The candidate ranked first always gets an exact p_two (see _advice): at most this many
+# candidates are worked out for it, when an exact value ranks another estimated one first.
+EXACT_BEST_TRIES = 3
 
 # A hand (or a pile) in memory is a tuple of 37 counts: index design*6+colour
 # for the 36 distinct tiles, then the wilds. It is its own memo key: the
@@ -186,6 +189,7 @@ def advise(
     seed: int = 0,
     exact_limit: int = EXACT_TWO_LIMIT,
     exact_hands: int = EXACT_TWO_HANDS,
+    exact_best: int = EXACT_BEST_TRIES,
 ) -> Advice:
     """Whether `hand` can be arranged, and if not, every tile to trade ranked best first.
 
@@ -196,7 +200,9 @@ def advise(
     `seed` drive the p_two
     estimate, used when an exact p_two would enumerate more than
     `exact_limit` hands, except for the best trades by p_one while their exact
-    p_two judges at most about `exact_hands` new hands (0: none). Ranking: p_two (the chance within the trades left)
+    p_two judges at most about `exact_hands` new hands (0: none), and except the
+    candidate ranked first, made exact whatever it costs (up to `exact_best`
+    times, when the exact value moves another estimated one first). Ranking: p_two (the chance within the trades left)
     to the whole percent, then p_one, then the tile's notation. Deterministic
     for a given seed (barring solver timeouts). Raises AdviceError for an
     empty hand, a hand or pile a box cannot hold, or trades outside 0..2;
@@ -211,7 +217,8 @@ def advise(
     pile = unseen_pile(hand, ts, unseen)
     with _collector_paused():
         return _advice(
-            hand, ts, young, trades, pile, timeout, trade_timeout, samples, seed, exact_limit, exact_hands, started
+            hand, ts, young, trades, pile, timeout, trade_timeout, samples, seed, exact_limit, exact_hands,
+            exact_best, started,
         )
 
 
@@ -249,6 +256,7 @@ def _advice(
     seed: int,
     exact_limit: int,
     exact_hands: int,
+    exact_best: int,
     started: float,
 ) -> Advice:
     """`advise` once its arguments are checked (see there)."""
@@ -284,14 +292,19 @@ def _advice(
                 for t in p_one:
                     if t not in p_two:
                         p_two[t] = second.estimate(t)
+                # The candidate shown first gets best play's exact p_two, whatever it costs:
+                # the player follows it. An exact value can rank another estimated candidate
+                # first (an estimate is a policy's, a lower bound of best play, give or take
+                # its error): that one is then worked out too, up to `exact_best` in all.
+                for _ in range(exact_best):
+                    top = min(p_one, key=lambda t: _rank(p_one[t], p_two[t][0], t))
+                    if p_two[top][1] is None:
+                        break
+                    p_two[top] = (work.exact_two(top), None)
         for t, p in p_one.items():
             value, se = p_two[t]
             advice.append(TradeAdvice(_tile_of(t, ts), p, value, se))
-        order = {tile: i for i, tile in enumerate(ts.tiles() + [WILD])}
-        # p_two to the whole percent: finer differences are below what an
-        # estimate resolves, and then the better chance now (which may save a
-        # trade token, worth a point) should decide.
-        advice.sort(key=lambda a: (-round(a.p_two * 100), -a.p_one, order[a.trade]))
+        advice.sort(key=lambda a: _rank(a.p_one, a.p_two, _index(a.trade, ts)))
     return Advice(
         playable=root_playable,
         grid=judge.grids.get(root),
@@ -304,6 +317,13 @@ def _advice(
         elapsed_ms=(time.perf_counter() - started) * 1000.0,
         root_unknown=root in judge.unknown,
     )
+
+
+def _rank(p_one: float, p_two: float, tile: int) -> tuple[int, float, int]:
+    """The advice's order, best first: p_two to the whole percent (finer differences are below
+    what an estimate resolves), then p_one (the better chance now may save a trade token, worth a
+    point), then the tile's notation (`1R 1O ... 6P **`, the order of the tile indices)."""
+    return (-round(p_two * 100), -p_one, tile)
 
 
 # -- hands as count vectors ---------------------------------------------------

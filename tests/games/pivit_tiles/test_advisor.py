@@ -231,7 +231,7 @@ def test_estimate_never_beats_best_play(deal):
     hand, unseen, young = deal
     exact = advise(hand, young=young, unseen=unseen, timeout=None, trade_timeout=None)
     estimate = advise(
-        hand, young=young, unseen=unseen, timeout=None, trade_timeout=None, exact_limit=0, exact_hands=0, samples=400
+        hand, young=young, unseen=unseen, timeout=None, trade_timeout=None, exact_limit=0, exact_hands=0, exact_best=0, samples=400
     )
     assert estimate.playable == exact.playable
     best = {a.trade: a for a in exact.advice}
@@ -488,7 +488,7 @@ def test_estimate_is_unbiased_with_the_stated_standard_error():
     # follow-up trade is 4B (its pilot succeeds, trading 2R never does), which
     # succeeds with 3/4: the sampled draws carry 3/4 of the weight.
     n = 2000
-    advice = advise(["1R", "2R", "4B"], unseen=["3R", "5R", "6R"], samples=n, exact_limit=0, exact_hands=0)
+    advice = advise(["1R", "2R", "4B"], unseen=["3R", "5R", "6R"], samples=n, exact_limit=0, exact_hands=0, exact_best=0)
     assert not advice.p_two_exact
     got = by_trade(advice)["1R"]
     drawn = math.ceil(n * 3 / 4)
@@ -500,9 +500,38 @@ def test_estimate_is_unbiased_with_the_stated_standard_error():
     assert four_b.p_two == pytest.approx(15 / 16) and four_b.p_two_stderr == 0
 
 
+@pytest.mark.parametrize(
+    "hand, unseen",
+    [
+        (["1R", "2R", "4B"], ["3R", "5R", "6R"]),
+        (["1R", "2R", "4B", "5B"], ["3R", "5R", "6R", "4R", "1B", "**"]),
+        (["1R", "1O", "2Y", "3R", "3B"], ["2R", "4R", "1Y", "3Y", "3O", "2B", "**"]),
+    ],
+)
+def test_the_candidate_ranked_first_always_gets_an_exact_p_two(hand, unseen):
+    # Forced to estimate (no full enumeration, no budget for the best trades by p_one),
+    # the candidate ranked first is still worked out exactly: the same value as the full
+    # enumeration's, with no standard error, and the others keep their estimates.
+    kwargs = dict(unseen=unseen, samples=64, timeout=None, trade_timeout=None)
+    exact = by_trade(advise(hand, **kwargs))
+    advice = advise(hand, exact_limit=0, exact_hands=0, **kwargs)
+    assert not advice.p_two_exact
+    assert advice.advice[0].p_two_stderr is None
+    # An exact value may rank another estimated candidate first: it is worked out too.
+    worked_out = [a for a in advice.advice if a.p_two_stderr is None]
+    assert 1 <= len(worked_out) <= advisor_module.EXACT_BEST_TRIES and len(worked_out) < len(advice.advice)
+    for a in worked_out:
+        assert a.p_two == exact[a.trade].p_two, a.trade
+    keys = [(-round(a.p_two * 100), -a.p_one) for a in advice.advice]
+    assert keys == sorted(keys)
+    # Turned off, every candidate is estimated.
+    off = advise(hand, exact_limit=0, exact_hands=0, exact_best=0, **kwargs)
+    assert all(a.p_two_stderr is not None for a in off.advice)
+
+
 def test_estimated_p_two_on_a_dealt_hand():
-    first = advise(HAND_LONELY, samples=32, seed=7, timeout=None, trade_timeout=None, exact_hands=0)
-    again = advise(HAND_LONELY, samples=32, seed=7, timeout=None, trade_timeout=None, exact_hands=0)
+    first = advise(HAND_LONELY, samples=32, seed=7, timeout=None, trade_timeout=None, exact_hands=0, exact_best=0)
+    again = advise(HAND_LONELY, samples=32, seed=7, timeout=None, trade_timeout=None, exact_hands=0, exact_best=0)
     assert first.advice == again.advice  # seeded: the same advice every time
     assert not first.p_two_exact
     for a in first.advice:
@@ -540,7 +569,7 @@ def test_the_best_trades_p_two_is_exact_on_a_dealt_hand():
         assert a.p_one <= a.p_two <= 1
     assert advice.advice[0].trade == "2G" and advice.advice[0].p_two_stderr is None
     # Its best trades leave the hand unplayable after a dozen first draws: not even tried.
-    lonely = advise(HAND_LONELY, samples=32, seed=7, timeout=None, trade_timeout=None, exact_hands=10**6)
+    lonely = advise(HAND_LONELY, samples=32, seed=7, timeout=None, trade_timeout=None, exact_hands=10**6, exact_best=0)
     assert all(a.p_two_stderr is not None for a in lonely.advice)
 
 
@@ -623,7 +652,9 @@ def test_cli_json_estimate_has_standard_errors(tmp_path, capsys):
     code, out, _ = run(capsys, "--json", tmp_path / "hand.txt")
     assert code == 1
     advice = json.loads(out)["advice"]
-    assert all(set(a) == {"trade", "p_one", "p_two", "p_two_stderr"} for a in advice)
+    # The candidate shown first gets an exact p_two (no standard error), the others estimates.
+    assert set(advice[0]) == {"trade", "p_one", "p_two"}
+    assert all(set(a) == {"trade", "p_one", "p_two", "p_two_stderr"} for a in advice[1:])
 
 
 def test_cli_human_report(files, capsys):
