@@ -590,6 +590,20 @@ class _Judge:
         self.playable(key)
         return self.verdicts[key] is False
 
+    def impossible_within(self, key: tuple[int, ...], budget: int) -> bool:
+        """True when `key` is proved impossible, by the shortcuts or by the solver within `budget`
+        (deadline checks, as OPEN_BUDGET). A hand the solver does not decide within it is left
+        unjudged (False: nothing is proved)."""
+        verdict = self.verdicts.get(key, _UNJUDGED)
+        if verdict is _UNJUDGED:
+            verdict = self._without_solver(key)
+            if verdict is _OPEN:
+                verdict = self._solve(key, budget)
+                if verdict is _OPEN:
+                    return False
+            self.verdicts[key] = verdict
+        return verdict is False
+
     def _decide(self, key: tuple[int, ...]) -> bool | None:
         verdict = self._without_solver(key)
         if verdict is _OPEN:
@@ -1170,8 +1184,11 @@ class _Advisor:
         root_one = self.root_one()
         others = [t2 for t2 in self.candidates(h1) if t2 != d1]
         others.sort(key=lambda t2: (-root_one.get(t2, 0.0), t2))
+        # The hard tiles of h1 (standard rules, as for the tiles kept by a trade in
+        # one_trade_all): most second trades and draws leave the problem they pose as it is.
         judge = self.judge
         core = [] if judge.young else hard_tiles(_tiles(h1, self.ts), self.ts)
+        kept = judge.trade_cores
         judge.trade_cores = [core] if core and core not in judge.cores else []
         try:
             for i, t2 in enumerate(others):
@@ -1179,7 +1196,7 @@ class _Advisor:
                 if p is not None:
                     best = p
         finally:
-            judge.trade_cores = []
+            judge.trade_cores = kept
         return best
 
     def root_one(self) -> dict[int, float]:
@@ -1196,8 +1213,11 @@ class _Advisor:
         rest is not judged. A value it returns is p_one's, to the last bit
         (the same count over the same total). `first` (the trade expected to
         be the maximum, whose every draw is judged anyway): its hand with a
-        wild drawn is judged first, for the wild's dominance and for a grid
-        that the draws are repaired from, and the draws go most copies first.
+        wild drawn is asked first, within DOMINANCE_BUDGET, for the wild's
+        dominance and for a grid that the draws are repaired from, and the
+        draws go most copies first. Either way the wild drawn is judged last:
+        it is playable whenever a concrete draw is (a repair), and such a hand
+        can be impossible and take the solver seconds to prove it.
         Otherwise the trade is expected to be dropped: the wild's dominance is
         used only when already known, and the draws that touch no hard tile
         (sharing neither colour nor design with one: mostly proved impossible
@@ -1237,17 +1257,7 @@ class _Advisor:
         """
         if trade != W and hand[W] >= WILDS:
             return False
-        key = _swap(hand, trade, W)
-        judge = self.judge
-        verdict = judge.verdicts.get(key, _UNJUDGED)
-        if verdict is _UNJUDGED:
-            verdict = judge._without_solver(key)
-            if verdict is _OPEN:
-                verdict = judge._solve(key, DOMINANCE_BUDGET)
-                if verdict is _OPEN:
-                    return False
-            judge.verdicts[key] = verdict
-        return verdict is False
+        return self.judge.impossible_within(_swap(hand, trade, W), DOMINANCE_BUDGET)
 
     def _dominated_known(self, hand: tuple[int, ...], trade: int) -> bool:
         """True when trading for a wild is already known to be impossible (nothing judged for it)."""
