@@ -903,3 +903,25 @@ def test_a_tile_taken_out_leaves_a_connected_grid_connected_exactly_when_the_wal
             asked += 1
             disconnected += not whole
     assert asked > 1000 and 100 < disconnected < asked - 100
+
+
+def test_the_wilds_dominance_is_asked_within_a_budget():
+    # HAND_LONELY (bench hand 5) traded 1O for a third 4P, then 6Y for a wild: impossible,
+    # and seconds of the solver's search to prove it (three 4P, a wild among their five
+    # partners). Asked for the wild's dominance, it is left unjudged after the budget:
+    # nothing is proved, nothing is cached, and the draws are judged one by one.
+    ts = get_tileset("classic")
+    judge = advisor_module._Judge(ts, False, None)
+    root = advisor_module._key(HAND_LONELY, ts)
+    index = {tile: advisor_module._index(tile, ts) for tile in ("1O", "4P", "6Y")}
+    h1 = advisor_module._swap(root, index["1O"], index["4P"])
+    hard = advisor_module._swap(h1, index["6Y"], advisor_module.W)
+    assert not judge.impossible_within(hard, advisor_module.DOMINANCE_BUDGET)
+    assert hard not in judge.verdicts and judge.solver_calls == 1
+    # A hand the shortcuts prove impossible is (the hand itself: its 5G has one partner, 5P).
+    assert judge.impossible_within(root, advisor_module.DOMINANCE_BUDGET)
+    assert judge.verdicts[root] is False and judge.solver_calls == 1
+    # A playable hand within the budget is judged, and its grid kept for the repairs.
+    playable = advisor_module._key(HAND_PLAYABLE, ts)
+    assert not judge.impossible_within(playable, advisor_module.DOMINANCE_BUDGET)
+    assert judge.verdicts[playable] is True and playable in judge.grids
