@@ -14,9 +14,10 @@ if not ranks every distinct tile of the hand as the tile to trade now, with:
   (at most two), the second trade being chosen after seeing the first draw.
   Exact (the best second trade after every first draw, by branch and bound
   over the second trades: `_Advisor.best_second`) when that enumeration is
-  small, and for the best trades of a larger hand whose first draws rarely
-  fail (`_Advisor.exact_two_within`); otherwise a seeded estimate with its
-  standard error, for the policy described in `_SecondTrade`.
+  small, for the best trades of a larger hand whose first draws rarely
+  fail (`_Advisor.exact_two_within`), and always for the trade ranked first;
+  otherwise a seeded estimate with its standard error, for the policy
+  described in `_SecondTrade`.
 
 The unseen pile defaults to the tile set's 114 tiles minus the hand. From the
 player's seat every tile they have not seen is equally likely to be the one
