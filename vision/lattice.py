@@ -1224,13 +1224,14 @@ def _edge_dark(ev: _Evidence, i: int, j: int, cfg: LatticeConfig) -> float:
     band = (mask > 0) & ((ys < edge) | (xs < edge) | (ys >= height - edge) | (xs >= width - edge))
     if not band.any():
         return 0.0  # the grown cell does not meet the photo's edge inside it: it lies outside
+    from vision.design import percentiles_of_counts
+
     part = photo[y0:y1 + 1, x0:x1 + 1]
-    value = part.max(axis=2).astype(np.float32) if part.ndim == 3 else part.astype(np.float32)
+    value = part.max(axis=2) if part.ndim == 3 else part  # HSV value, as find's masks take it
     # The table's brightness there: the brightest tenth of the grown cell's pixels in the photo (the
     # table beside the tile, or the tile's design; a tile's face is far darker than either).
-    inside = value[mask > 0]
-    table = float(np.percentile(inside, 90))
-    return float((value[band] < ev.dark_ratio * table).mean())
+    table = percentiles_of_counts(np.bincount(value[mask > 0].ravel(), minlength=256), (90,))[0]
+    return float((value[band].astype(np.float32) < ev.dark_ratio * table).mean())
 
 
 def _joined_at_edge(cell: Cell, tiles, ev: _Evidence, cfg: LatticeConfig) -> bool:
