@@ -175,6 +175,19 @@ class LatticeConfig:
     # ... and more than this outside, too little of it shows to tell whether a tile lies there: beside
     # a tile, the grid may go on outside the photo (refused as cut off)
     max_outside_unseen: float = 0.97
+    # A cell this much outside the photo (its whole pitch square, not only a tile's square on its
+    # node), the part that shows light (at most `max_unseen_cell_dark` of it dark), and the photo's own
+    # pixels along its edge there light too (at most `max_unseen_edge_dark` of the `unseen_edge_px`
+    # band where the cell, grown by `unseen_cell_reach` of a cell, meets the edge): no tile on it shows
+    # in the photo, and the grid is not cut off there (lattice._unseen_cell). The photo's edge at the
+    # last tiles' outer sides measured 0.97-1.00 outside and 0.00 dark in the cell beyond them (rough
+    # 17, board 27, tinted 60 and 299); the cut-off set's slivers of a tile's face (1-3 pixels at
+    # the photo's edge) are tile-black in the photo's own pixels.
+    min_unseen_cell: float = 0.96
+    max_unseen_cell_dark: float = 0.2
+    unseen_cell_reach: float = 0.25
+    unseen_edge_px: int = 2
+    max_unseen_edge_dark: float = 0.05
     min_outside_cut: float = 0.05  # a cell this much outside the photo, tile-black where it shows: cut off
     min_cut_dark: float = 0.35  # tile-black share of the part that shows (a design's paint takes some)
     # A cell more than `cut_sliver_outside` outside (and at most max_outside_unseen) shows a sliver

@@ -36,7 +36,7 @@ tiles too small) with a RetakePhotoError saying what to do.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from vision.config import FindConfig, LatticeConfig
@@ -245,7 +245,7 @@ def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: La
             break
     else:
         rect, found = look(box)
-    evidence = _evidence(rect, found, find_config, cfg)
+    evidence = replace(_evidence(rect, found, find_config, cfg), photo=image, dark_ratio=find_config.dark_ratio)
     tiles, missing, cut_off, clear_missing, pale = _decide(evidence, cfg)
     glimpsed = _glimpsed(evidence, cfg, {t.cell for t in tiles}, set(missing) | set(cut_off) | set(clear_missing))
     # Tiles the rectified view found beyond the plane's (far, blurred designs the first search did
@@ -265,7 +265,7 @@ def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: La
         except LatticeError:
             pass  # too large a grid with them: the region looked at stays
     if wider != box:
-        beyond = _evidence(*look(wider), find_config, cfg)
+        beyond = replace(_evidence(*look(wider), find_config, cfg), photo=image, dark_ratio=find_config.dark_ratio)
         more_tiles, *more = _decide(beyond, cfg)
 
         # The first region's edge row or column on a side the wider one grows past, where the first
@@ -481,6 +481,12 @@ class _Evidence:
     # brightness and the table's around it) and the middle of a tile's square (px x px).
     masks: Any = None
     middle_pattern: Any = None
+    # The share of the whole cell (its pitch square, not only a tile's square on its node) outside the
+    # photo, and the dark share of the part of it inside (see _unseen_cell).
+    cell_outside: Any = None
+    cell_dark_inside: Any = None
+    photo: Any = None  # the photo the rectified picture was taken from (its own pixels at the frame's edge)
+    dark_ratio: float = 0.45  # find's bound: darker than this share of the table is dark (FindConfig.dark_ratio)
 
 
 def _block_sums(mask, rows: int, cols: int, px: int, weights):
@@ -580,6 +586,10 @@ def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: 
     level = np.where(sums_loose[..., 7] > 0, sums_ratio / np.maximum(sums_loose[..., 7], 1e-6), 1.0)
     outside = 1.0 - sums_inside / area[7]
     dark_inside = np.where(sums_inside > 0, sums_dark_in / np.maximum(sums_inside, 1e-6), 0.0)
+    cell_inside = inside.reshape(rows, px, cols, px).sum(axis=(1, 3))
+    cell_dark_in = (loose * inside).reshape(rows, px, cols, px).sum(axis=(1, 3))
+    cell_outside = 1.0 - cell_inside / float(px * px)
+    cell_dark_inside = np.where(cell_inside > 0, cell_dark_in / np.maximum(cell_inside, 1e-6), 0.0)
     # Each design on the cell it sits nearest (the nearest one where two share a cell), with
     # the cell's measures taken again around it where it sits off its node.
     design, offset = {}, {}
@@ -637,7 +647,7 @@ def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: 
     band_min = sides.min(axis=2)
     band_second = np.sort(sides, axis=2)[..., 1]
     return _Evidence(rect, band, band_min, band_second, sides, face, middle, dark, level, outside, dark_inside, design, offset,
-                     designs, tile, face_level, printed, squares, masks, pats[6])
+                     designs, tile, face_level, printed, squares, masks, pats[6], cell_outside, cell_dark_inside)
 
 
 def _measure_at(measures, masks, pats, area, cell, corner) -> None:
@@ -814,7 +824,8 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
                 if (shows_black and _joined_at_edge(key, tiles, ev, cfg)) \
                         or (ev.dark_inside[i, j] >= cfg.min_cut_dark and level <= strict_black and cut_black
                             and _touches(key, tiles)) \
-                        or (ev.outside[i, j] > cfg.max_outside_unseen and _touches(key, tiles)):
+                        or (ev.outside[i, j] > cfg.max_outside_unseen and _touches(key, tiles)
+                            and not _unseen_cell(ev, i, j, cfg)):
                     cut_off.append(key)
                     continue
                 if shows_black and ev.outside[i, j] <= cfg.max_outside_unseen:
@@ -1159,6 +1170,68 @@ def _grey_level(ev: _Evidence, i: int, j: int, cfg: LatticeConfig) -> float:
     if not grey.any():
         return 1.0
     return float((value[grey] / np.maximum(masks.table[block][grey], 1.0)).mean())
+
+
+def _unseen_cell(ev: _Evidence, i: int, j: int, cfg: LatticeConfig) -> bool:
+    """Whether no tile on the cell (row `i`, column `j` of the rectified picture), beside a tile, shows
+    in the photo: the photo cannot tell whether one lies there, and the grid read is not cut off there.
+
+    A tile lies within its cell (the pitch leaves room for its jitter and turn: it would overlap its
+    neighbour otherwise). Where at least `min_unseen_cell` of the whole cell lies outside the photo in
+    the rectified picture and the part that shows is light (at most `max_unseen_cell_dark` dark), a
+    tile on it could show at most a sliver along the photo's edge, thinner than the rectified
+    picture's pixels (the cut-off set's tiles 29, 75 and 178: 1-3 pixels of a tile's face at the
+    photo's edge, their cells measured wholly outside). So the photo's own pixels are looked at too:
+    along the photo's edge (`unseen_edge_px` wide) where the cell, grown by `unseen_cell_reach` of a
+    cell on every side for the lattice's error, meets it, at most `max_unseen_edge_dark` may be dark
+    as find's masks count dark (a tile's face; a tile's side seen at an angle is dark too and keeps
+    the photo refused). The photo's edge at the last tiles' outer sides, the table showing there
+    (rough 17, cloth 81, tinted 60: the tiles' own cells whole in the photo), is read whole; a tile
+    wholly beyond the photo is in no photo of it."""
+    if ev.cell_outside[i, j] < cfg.min_unseen_cell or ev.cell_dark_inside[i, j] > cfg.max_unseen_cell_dark \
+            or ev.photo is None:
+        return False
+    return _edge_dark(ev, i, j, cfg) <= cfg.max_unseen_edge_dark
+
+
+def _edge_dark(ev: _Evidence, i: int, j: int, cfg: LatticeConfig) -> float:
+    """The dark share of the photo's own pixels along its edge where the cell (row `i`, column `j` of
+    the rectified picture), grown by `unseen_cell_reach` of a cell, meets it (see _unseen_cell): 0 where
+    the grown cell does not meet the edge inside the photo, 1 where it reaches behind the camera."""
+    import cv2
+    import numpy as np
+
+    rect, photo = ev.rect, ev.photo
+    row, col = rect.top + i, rect.left + j
+    reach = 0.5 + cfg.unseen_cell_reach
+    corners = np.array([(col - reach, row - reach), (col + reach, row - reach), (col + reach, row + reach),
+                        (col - reach, row + reach)], np.float64)
+    homog = np.hstack([corners, np.ones((4, 1))]) @ rect.homography.T
+    if (homog[:, 2] <= 0).any():
+        return 1.0  # the cell reaches behind the camera: nothing to tell from
+    quad = homog[:, :2] / homog[:, 2:3]
+    height, width = photo.shape[:2]
+    lo = np.floor(quad.min(axis=0)).astype(int)
+    hi = np.ceil(quad.max(axis=0)).astype(int)
+    x0, y0 = max(lo[0], 0), max(lo[1], 0)
+    x1, y1 = min(hi[0], width - 1), min(hi[1], height - 1)
+    if x0 > x1 or y0 > y1:
+        return 0.0  # the grown cell lies wholly outside the photo
+    mask = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
+    cv2.fillConvexPoly(mask, np.rint(quad - (x0, y0)).astype(np.int32), 1)
+    edge = cfg.unseen_edge_px
+    ys, xs = np.mgrid[y0:y1 + 1, x0:x1 + 1]
+    band = (mask > 0) & ((ys < edge) | (xs < edge) | (ys >= height - edge) | (xs >= width - edge))
+    if not band.any():
+        return 0.0  # the grown cell does not meet the photo's edge inside it: it lies outside
+    from vision.design import percentiles_of_counts
+
+    part = photo[y0:y1 + 1, x0:x1 + 1]
+    value = part.max(axis=2) if part.ndim == 3 else part  # HSV value, as find's masks take it
+    # The table's brightness there: the brightest tenth of the grown cell's pixels in the photo (the
+    # table beside the tile, or the tile's design; a tile's face is far darker than either).
+    table = percentiles_of_counts(np.bincount(value[mask > 0].ravel(), minlength=256), (90,))[0]
+    return float((value[band].astype(np.float32) < ev.dark_ratio * table).mean())
 
 
 def _joined_at_edge(cell: Cell, tiles, ev: _Evidence, cfg: LatticeConfig) -> bool:
