@@ -225,9 +225,10 @@ def log_chroma(linear_bgr):
     import numpy as np
 
     bgr = np.asarray(linear_bgr, dtype=np.float32).reshape(-1, 3)
-    brightest = np.maximum(np.maximum(bgr[:, 0], bgr[:, 1]), bgr[:, 2])[:, None]  # bgr.max(axis=1), faster
+    brightest = np.maximum(np.maximum(bgr[:, 0], bgr[:, 1]), bgr[:, 2])  # bgr.max(axis=1), faster
     floor = CHANNEL_FLOOR * brightest + 1e-6
-    b, g, r = (bgr + floor).T
+    # Each channel floored on its own: the numbers of bgr + floor[:, None], without an inner loop three long.
+    b, g, r = (bgr[:, c] + floor for c in range(3))
     return np.column_stack([np.log(r / g), np.log(b / g)])
 
 
