@@ -826,22 +826,27 @@ def _fit_lights(own, positions, paints, own_paints, starts, reg, cfg: ColourConf
         robust = np.where(nearest < huber, 1.0, huber / np.maximum(nearest, 1e-9))
         # The residual is measured after the floor: to first order it is the floor's slopes at the
         # tile times the residual in own chromaticities.
-        slopes = _floor_slopes(corrected.reshape(-1, 2)).reshape(n_starts, n, 2, 2)
+        slopes = _floor_slopes(corrected.reshape(-1, 2)).reshape(len(c), n, 2, 2)
         weights = robust[..., None, None] * np.einsum("snab,snac->snbc", slopes, slopes)
         return assigned, nearest, weights
 
     active = np.ones(n_starts, bool)
     for _ in range(12):
-        assigned, _, weights = fitted(coefficients)
+        # Only the starts still moving: a settled start's coefficients are kept as they are, so its
+        # step was computed only to be thrown away. Each start's numbers are its own (every step is
+        # element by element, numpy's einsum and batched solve give a start the same numbers in a
+        # smaller batch).
+        moving = np.nonzero(active)[0]
+        assigned, _, weights = fitted(coefficients[moving])
         painted = own_paints[assigned]  # S x N x 2
         x = _design_rows(positions, painted)
         wx = np.einsum("snab,snbj->snaj", weights, x)
         lhs = np.einsum("snai,snaj->sij", x, wx) + reg
         rhs = np.einsum("snaj,sna->sj", wx, own[None] - painted)
         new = np.linalg.solve(lhs, rhs[..., None])[..., 0]
-        step = np.abs(new - coefficients).max(axis=1)
-        coefficients[active] = new[active]
-        active &= step >= 1e-4
+        step = np.abs(new - coefficients[moving]).max(axis=1)
+        coefficients[moving] = new
+        active[moving] = step >= 1e-4
         if not active.any():
             break
     assigned, nearest, weights = fitted(coefficients)
