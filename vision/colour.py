@@ -225,9 +225,10 @@ def log_chroma(linear_bgr):
     import numpy as np
 
     bgr = np.asarray(linear_bgr, dtype=np.float32).reshape(-1, 3)
-    brightest = np.maximum(np.maximum(bgr[:, 0], bgr[:, 1]), bgr[:, 2])[:, None]  # bgr.max(axis=1), faster
+    brightest = np.maximum(np.maximum(bgr[:, 0], bgr[:, 1]), bgr[:, 2])  # bgr.max(axis=1), faster
     floor = CHANNEL_FLOOR * brightest + 1e-6
-    b, g, r = (bgr + floor).T
+    # Each channel floored on its own: the numbers of bgr + floor[:, None], without an inner loop three long.
+    b, g, r = (bgr[:, c] + floor for c in range(3))
     return np.column_stack([np.log(r / g), np.log(b / g)])
 
 
@@ -415,8 +416,41 @@ def _middle_bytes(bgr):
 
 def _nearest(chroma, paints_arr):
     """Squared distances ... x K from chromas (... x 2) to paints (K x 2)."""
+    import numpy as np
+
+    return np.stack(_paint_columns(chroma, paints_arr), axis=-1)
+
+
+def _paint_columns(chroma, paints_arr):
+    """_nearest's K columns, each the squared distances of every chroma (... x 2) to one paint: the same
+    numbers, a paint at a time (each a long run of one operation, where broadcasting the chromas
+    against all K paints at once ran an inner loop K long per pixel, several times slower)."""
+    import numpy as np
+
+    chroma = np.asarray(chroma)
+    paints_arr = np.asarray(paints_arr)
     # The sum over the two coordinates written out: a reduction over an axis of two is slow.
-    return (chroma[..., None, 0] - paints_arr[:, 0]) ** 2 + (chroma[..., None, 1] - paints_arr[:, 1]) ** 2
+    across, down = np.ascontiguousarray(chroma[..., 0]), np.ascontiguousarray(chroma[..., 1])
+    return [(across - paints_arr[k, 0]) ** 2 + (down - paints_arr[k, 1]) ** 2 for k in range(len(paints_arr))]
+
+
+def _least_column(columns):
+    """(index, value) of the least of `columns` (K arrays of one shape) at each place: the numbers of
+    np.stack(columns, axis=-1).argmin(axis=-1) and .min(axis=-1) (the first of equal ones), a column
+    at a time. Columns holding a NaN are left to argmin itself (np.minimum and argmin treat it alike,
+    but which NaN argmin names is its own rule)."""
+    import numpy as np
+
+    least = columns[0].copy()
+    index = np.zeros(least.shape, np.intp)
+    for k in range(1, len(columns)):
+        nearer = columns[k] < least
+        index[nearer] = k
+        np.minimum(least, columns[k], out=least)
+    if np.isnan(least).any():
+        stacked = np.stack(columns, axis=-1)
+        return stacked.argmin(axis=-1), stacked.min(axis=-1)
+    return index, least
 
 
 def classify_colours(
@@ -516,7 +550,7 @@ def _off_paint_shares(samples, light, positions, paints_arr):
     owner = np.repeat(np.arange(len(measured)), counts)
     at = np.asarray(positions, np.float64)[measured][owner]
     chroma = light.correct(np.concatenate([samples[k].paint_chroma for k in measured]), (at[:, :1], at[:, 1:]))
-    nearest = _nearest(chroma, np.asarray(paints_arr, np.float32)).argmin(axis=1)
+    nearest = _least_column(_paint_columns(chroma, np.asarray(paints_arr, np.float32)))[0]
     kinds = len(paints_arr)
     by_paint = np.bincount(owner * kinds + nearest, minlength=len(measured) * kinds).reshape(len(measured), kinds)
     shares[measured] = 1.0 - by_paint.max(axis=1) / counts
@@ -664,7 +698,18 @@ def _corrected_own(own, position, c):
     they are in the reference light."""
     import numpy as np
 
-    return (np.asarray(own, np.float64) - _offset(c, position)) / (1.0 + c[0])
+    own = np.asarray(own, np.float64)
+    x, y = position
+    if own.ndim == 2 and np.ndim(x) == 2 and np.shape(x) == np.shape(y) == (len(own), 1):
+        # A position per row (N x 1 columns, as _third_shares gives each pixel its tile's): the same
+        # numbers a coordinate at a time, each a run of N (broadcast against the two coordinates at
+        # once, the inner loops were two long).
+        xs, ys = np.asarray(x, np.float64)[:, 0], np.asarray(y, np.float64)[:, 0]
+        out = np.empty(own.shape)
+        for j in (0, 1):
+            out[:, j] = (own[:, j] - (c[1 + j] + xs * c[3 + j] + ys * c[5 + j])) / (1.0 + c[0])
+        return out
+    return (own - _offset(c, position)) / (1.0 + c[0])
 
 
 def _offset(c, position):
@@ -776,28 +821,32 @@ def _fit_lights(own, positions, paints, own_paints, starts, reg, cfg: ColourConf
         offset = c[:, None, 1:3] + px * c[:, None, 3:5] + py * c[:, None, 5:7]
         corrected = (own[None] - offset) / (1.0 + c[:, None, :1])  # S x N x 2
         seen = floored(corrected)
-        d = np.sqrt(_nearest(seen, paints))
-        assigned = d.argmin(axis=2)
-        nearest = np.take_along_axis(d, assigned[..., None], axis=2)[..., 0]
+        # The nearest paint's index and distance (its column's value at the least: the least itself).
+        assigned, nearest = _least_column([np.sqrt(d) for d in _paint_columns(seen, paints)])
         robust = np.where(nearest < huber, 1.0, huber / np.maximum(nearest, 1e-9))
         # The residual is measured after the floor: to first order it is the floor's slopes at the
         # tile times the residual in own chromaticities.
-        slopes = _floor_slopes(corrected.reshape(-1, 2)).reshape(n_starts, n, 2, 2)
+        slopes = _floor_slopes(corrected.reshape(-1, 2)).reshape(len(c), n, 2, 2)
         weights = robust[..., None, None] * np.einsum("snab,snac->snbc", slopes, slopes)
         return assigned, nearest, weights
 
     active = np.ones(n_starts, bool)
     for _ in range(12):
-        assigned, _, weights = fitted(coefficients)
+        # Only the starts still moving: a settled start's coefficients are kept as they are, so its
+        # step was computed only to be thrown away. Each start's numbers are its own (every step is
+        # element by element, numpy's einsum and batched solve give a start the same numbers in a
+        # smaller batch).
+        moving = np.nonzero(active)[0]
+        assigned, _, weights = fitted(coefficients[moving])
         painted = own_paints[assigned]  # S x N x 2
         x = _design_rows(positions, painted)
         wx = np.einsum("snab,snbj->snaj", weights, x)
         lhs = np.einsum("snai,snaj->sij", x, wx) + reg
         rhs = np.einsum("snaj,sna->sj", wx, own[None] - painted)
         new = np.linalg.solve(lhs, rhs[..., None])[..., 0]
-        step = np.abs(new - coefficients).max(axis=1)
-        coefficients[active] = new[active]
-        active &= step >= 1e-4
+        step = np.abs(new - coefficients[moving]).max(axis=1)
+        coefficients[moving] = new
+        active[moving] = step >= 1e-4
         if not active.any():
             break
     assigned, nearest, weights = fitted(coefficients)
@@ -828,8 +877,7 @@ def _third_shares(samples, paints_arr, light, positions, cfg: ColourConfig, pixe
         # Each pixel corrected at its tile's position (x and y as columns, so they broadcast).
         at = np.asarray(positions, np.float64)[measured][owner]
         chroma = light.correct(chroma, (at[:, :1], at[:, 1:]))
-    d = _nearest(chroma, np.asarray(paints_arr, np.float32))
-    nearest = d.argmin(axis=1)
+    nearest, least = _least_column(_paint_columns(chroma, np.asarray(paints_arr, np.float32)))
     k = len(paints_arr)
     m = len(measured)
 
@@ -839,7 +887,7 @@ def _third_shares(samples, paints_arr, light, positions, cfg: ColourConfig, pixe
 
     shares[measured] = ranked_share(nearest)
     if light is not None and cfg.wild_glare_lines:
-        far = np.nonzero(d.min(axis=1) > cfg.wild_line_from**2)[0]
+        far = np.nonzero(least > cfg.wild_line_from**2)[0]
         if len(far):
             along = nearest.copy()
             along[far] = _nearest_line(chroma[far], _glare_lines(paints_arr, cfg.max_glared_paleness, cfg.wild_line_steps))

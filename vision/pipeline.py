@@ -384,7 +384,9 @@ def read_tiles(image, lattice: Lattice, tiles, config: VisionConfig) -> list:
         # The design's outline, then its blur (none measured for a patch without an outline); the glare
         # test that both ask for, taken once.
         glare = glared(patch, config.design)
-        return replace(design_outline(patch, config.design, glare), blur=unglared_blur(patch, config.design, glare))
+        outline = design_outline(patch, config.design, glare)  # a new outline: its blur set in place
+        outline.blur = unglared_blur(patch, config.design, glare)
+        return outline
 
     cuts = []  # per tile: None, or [(patch, outline, offset)], a second cut around the design after it
     for cell, offset in tiles:
@@ -624,18 +626,19 @@ def reread_in_white(patches, designs, lights, config: DesignConfig) -> list[int]
     return changed
 
 
-def tile_confidence(design, colour, fit: float | None = None) -> float:
+def tile_confidence(design, colour, fit: float | None = None, alone: bool = False) -> float:
     """A tile's confidence from its design and colour readings: the lesser of the two, and of how like
     a design its shape is (vision.design.design_fit: a design a highlight took a lobe of is like none;
     `fit` when the caller has it), but a wild's is its colour's alone (a wild is "**" whatever shape its
     paint takes). The design's is both its readings' together where they agree (DesignReading.agreed,
-    design.agreed_confidence)."""
+    design.agreed_confidence); `alone`: each reading's alone (agreed left out), as for a reading
+    whose `agreed` is None."""
     from vision.colour import WILD_COLOUR
     from vision.design import design_fit
 
     if colour.colour == WILD_COLOUR:
         return colour.confidence
-    confidence = design.confidence if design.agreed is None else design.agreed
+    confidence = design.confidence if alone or design.agreed is None else design.agreed
     return min(confidence, colour.confidence, design_fit(design.features) if fit is None else fit)
 
 
@@ -760,7 +763,7 @@ def read_image(
     ]
     # Whether each tile is doubted by its design's readings taken alone (DesignReading.agreed left
     # out), for the photo's "unsure" refusal below.
-    doubted = [reading[3] or (reading[2] if d.agreed is None else tile_confidence(replace(d, agreed=None), c, fit))
+    doubted = [reading[3] or (reading[2] if d.agreed is None else tile_confidence(d, c, fit, alone=True))
                < SURE_AT for reading, d, c, fit in zip(readings, designs, colour_readings, fits)]
     # A tile whose dark is lighter than the faces of the tiles nearest it, its "design" as bright as the
     # surface around the tiles (TileCell.pale), that reads as no tile's (not sure) is a board's print: a
