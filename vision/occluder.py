@@ -133,6 +133,9 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
             blob, count = _smooth_limbs(image, k, candidate, table, disc, t, cfg)
             if not count and len(glimpsed):
                 blob, count = _over_glimpses(opened, lat, t, lattice.tile, glimpsed, cfg)
+    if not count and cfg.still_grain > 0:
+        # A finger of the table's hue and lightness on a grained table: no grain at all along it.
+        blob, count = _still_limbs(image, k, skin, table, t, cfg)
     if not count and cfg.step_spread > 0:
         # The table's level beside the tiles too (their shadows darken it there; sampled a tile away
         # only, the tiles' shadowed ring stepped down from it like a darker finger).
@@ -270,16 +273,46 @@ def _smooth_limbs(image, k: int, candidate, table, disc, t: float, cfg: Occluder
     import cv2
     import numpy as np
 
+    grain = _grain(image, k, cfg)
+    level = float(percentile(grain[table], cfg.grain_percentile))
+    smooth = candidate & (grain < cfg.max_grain * level)
+    limbs, count = _limbs(cv2.morphologyEx(smooth.astype(np.uint8), cv2.MORPH_OPEN, disc), t, cfg)
+    return limbs, count
+
+
+def _still_limbs(image, k: int, skin, table, t: float, cfg: OccluderConfig):
+    """(the limbs of `skin` (skin's hue, a bool mask on the photo shrunk by `k`) with no grain along
+    them, a bool mask; how many): a finger of the table's own hue and lightness on wood, which stands
+    apart from it by nothing but its texture (occluded 345, 353: a pale finger on pale wood, its hue
+    within the wood's spread, so _smooth_limbs' candidates miss it). Only its middle is free of grain
+    (its sides step from the wood), so its limbs are looked for with a narrower disc
+    (`still_width`), and must be `still_length` long: a patch of wood whose grain curls away is
+    short (wood 338: 2.3 tiles)."""
+    import cv2
+    import numpy as np
+    from dataclasses import replace
+
+    grain = _grain(image, k, cfg)
+    level = float(percentile(grain[table], cfg.grain_percentile))
+    still = skin & (grain < cfg.still_grain * level)
+    size = max(2, int(round(cfg.still_width * t)))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    return _limbs(cv2.morphologyEx(still.astype(np.uint8), cv2.MORPH_OPEN, disc), t,
+                  replace(cfg, min_width=cfg.still_width, min_length=cfg.still_length))
+
+
+def _grain(image, k: int, cfg: OccluderConfig):
+    """How much of the fine detail of each k x k block of `image` runs one way (a float32 plane the
+    size of the photo shrunk by `k`): wood's grain, where skin has only the camera's noise."""
+    import cv2
+    import numpy as np
+
     gray = image[..., 1].astype(np.float32)
     fine = gray - cv2.GaussianBlur(gray, (0, 0), cfg.grain_sigma)
     gx = cv2.Sobel(fine, cv2.CV_32F, 1, 0)
     gy = cv2.Sobel(fine, cv2.CV_32F, 0, 1)
     xx, yy, xy = (reduced(v, k)[0] for v in (gx * gx, gy * gy, gx * gy))
-    grain = np.sqrt(np.sqrt((xx - yy) ** 2 + 4 * xy * xy))  # the structure tensor's excess one way
-    level = float(percentile(grain[table], cfg.grain_percentile))
-    smooth = candidate & (grain < cfg.max_grain * level)
-    limbs, count = _limbs(cv2.morphologyEx(smooth.astype(np.uint8), cv2.MORPH_OPEN, disc), t, cfg)
-    return limbs, count
+    return np.sqrt(np.sqrt((xx - yy) ** 2 + 4 * xy * xy))  # the structure tensor's excess one way
 
 
 def _squares(lat: Lattice, cells, half: float, shape):
