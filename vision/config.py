@@ -554,6 +554,14 @@ class OccluderConfig:
     grain_sigma: float = 3.0
     max_grain: float = 0.8
     grain_percentile: float = 10.0
+    # Then, a limb of skin's hue (standing apart by nothing) whose blocks' grain is under still_grain
+    # times the table's grain_percentile-th percentile, found with a disc still_width wide (only a
+    # finger's middle is free of grain) and at least still_length long (occluder._still_limbs): a
+    # finger of the wood's hue and lightness (occluded 345, 353: 6.8 and 9.5 tiles; a patch of wood
+    # whose grain curls away, wood 338: 2.3). 0: not looked for.
+    still_grain: float = 1.0
+    still_width: float = 0.2
+    still_length: float = 4.0
     # Last, a limb of skin's hue whose lightness stands apart from the table's level round it (its
     # mean within step_scale tiles, where at least step_support of the weight is table) by step_spread
     # times the table's median step and min_step (occluder._step_limbs; L* * 2.55): a finger of the

@@ -124,15 +124,25 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
                 and (table & ~limbs).sum() >= cfg.min_table_share * table.size):
             apart, spread = apart_from(table & ~limbs)
     threshold = max(cfg.min_apart, cfg.apart_spread * spread)
+    grains = []  # the grain at the photo's own resolution, measured once: both texture searches use it
+
+    def grain():
+        if not grains:
+            grains.append(_grain(image, k, cfg))
+        return grains[0]
+
     foreign = cv2.morphologyEx((skin & (apart > threshold)).astype(np.uint8), cv2.MORPH_OPEN, disc)
     blob, count = _limbs(foreign, t, cfg)
     if not count and cfg.smooth_spread > 0:
         candidate = skin & (apart > cfg.smooth_spread * spread)
         opened = cv2.morphologyEx(candidate.astype(np.uint8), cv2.MORPH_OPEN, disc)
         if _may_hold_limb(opened, t, cfg):
-            blob, count = _smooth_limbs(image, k, candidate, table, disc, t, cfg)
+            blob, count = _smooth_limbs(grain(), candidate, table, disc, t, cfg)
             if not count and len(glimpsed):
                 blob, count = _over_glimpses(opened, lat, t, lattice.tile, glimpsed, cfg)
+    if not count and cfg.still_grain > 0:
+        # A finger of the table's hue and lightness on a grained table: no grain at all along it.
+        blob, count = _still_limbs(grain(), skin, table, t, cfg)
     if not count and cfg.step_spread > 0:
         # The table's level beside the tiles too (their shadows darken it there; sampled a tile away
         # only, the tiles' shadowed ring stepped down from it like a darker finger).
@@ -259,14 +269,46 @@ def _edge_parts(mask, t: float, cfg: OccluderConfig, inner: float = math.inf, ed
             yield labels == n, area
 
 
-def _smooth_limbs(image, k: int, candidate, table, disc, t: float, cfg: OccluderConfig):
-    """(the limbs of `candidate` (a bool mask on the photo shrunk by `k`) without the table's grain, a
-    bool mask; how many): a finger of the table's own hue, found by its texture at the photo's own
-    resolution. Wood has grain, fine detail running one way; skin, a sleeve or a cup has none, only
-    the camera's noise, which runs every way. Each block of the shrunk photo measures how much of its
+def _smooth_limbs(grain, candidate, table, disc, t: float, cfg: OccluderConfig):
+    """(the limbs of `candidate` (a bool mask on the shrunk photo) without the table's grain (`grain`,
+    _grain's plane), a bool mask; how many): a finger of the table's own hue, found by its texture at
+    the photo's own resolution. Wood has grain, fine detail running one way; skin, a sleeve or a cup
+    has none, only the camera's noise, which runs every way. Each block of the shrunk photo measures how much of its
     fine detail runs one way; a limb is kept where that is under `max_grain` times the table's (where
     it is sampled). A table without grain (laminate, cloth's crossed weave, white) gives no measure:
     its blocks are as free of grain as a finger's."""
+    import cv2
+    import numpy as np
+
+    level = float(percentile(grain[table], cfg.grain_percentile))
+    smooth = candidate & (grain < cfg.max_grain * level)
+    limbs, count = _limbs(cv2.morphologyEx(smooth.astype(np.uint8), cv2.MORPH_OPEN, disc), t, cfg)
+    return limbs, count
+
+
+def _still_limbs(grain, skin, table, t: float, cfg: OccluderConfig):
+    """(the limbs of `skin` (skin's hue, a bool mask on the shrunk photo) with no grain along them
+    (`grain`, _grain's plane), a bool mask; how many): a finger of the table's own hue and lightness
+    on wood, which stands apart from it by nothing but its texture (occluded 345, 353: a pale finger on pale wood, its hue
+    within the wood's spread, so _smooth_limbs' candidates miss it). Only its middle is free of grain
+    (its sides step from the wood), so its limbs are looked for with a narrower disc
+    (`still_width`), and must be `still_length` long: a patch of wood whose grain curls away is
+    short (wood 338: 2.3 tiles)."""
+    import cv2
+    import numpy as np
+    from dataclasses import replace
+
+    level = float(percentile(grain[table], cfg.grain_percentile))
+    still = skin & (grain < cfg.still_grain * level)
+    size = max(2, int(round(cfg.still_width * t)))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    return _limbs(cv2.morphologyEx(still.astype(np.uint8), cv2.MORPH_OPEN, disc), t,
+                  replace(cfg, min_width=cfg.still_width, min_length=cfg.still_length))
+
+
+def _grain(image, k: int, cfg: OccluderConfig):
+    """How much of the fine detail of each k x k block of `image` runs one way (a float32 plane the
+    size of the photo shrunk by `k`): wood's grain, where skin has only the camera's noise."""
     import cv2
     import numpy as np
 
@@ -275,11 +317,7 @@ def _smooth_limbs(image, k: int, candidate, table, disc, t: float, cfg: Occluder
     gx = cv2.Sobel(fine, cv2.CV_32F, 1, 0)
     gy = cv2.Sobel(fine, cv2.CV_32F, 0, 1)
     xx, yy, xy = (reduced(v, k)[0] for v in (gx * gx, gy * gy, gx * gy))
-    grain = np.sqrt(np.sqrt((xx - yy) ** 2 + 4 * xy * xy))  # the structure tensor's excess one way
-    level = float(percentile(grain[table], cfg.grain_percentile))
-    smooth = candidate & (grain < cfg.max_grain * level)
-    limbs, count = _limbs(cv2.morphologyEx(smooth.astype(np.uint8), cv2.MORPH_OPEN, disc), t, cfg)
-    return limbs, count
+    return np.sqrt(np.sqrt((xx - yy) ** 2 + 4 * xy * xy))  # the structure tensor's excess one way
 
 
 def _squares(lat: Lattice, cells, half: float, shape):
