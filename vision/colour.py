@@ -503,6 +503,11 @@ def classify_colours(
             glared, glared_margin = _ranked(np.sqrt(((lines - corrected) ** 2).sum(axis=2)).min(axis=1))
             if glared_margin > margin:
                 order, margin = glared, glared_margin
+        tint = light.colour_at(pos[k])
+        if margin < SURE_AT and max(tint) >= cfg.strength_doubt_light * min(tint):
+            # Still between two paints under a tinted light: judged at the cast's strength that brings
+            # each paint nearest (a lamp's fall-off is no straight slide across the photo).
+            order, margin = _cast_margin(order, margin, chroma[k], pos[k], light, row, paints_arr, response, cfg)
         share = float(shares[k])
         wild_margin = min(1.0, abs(share - cfg.wild_min_share) / cfg.wild_min_share)
         if share >= cfg.wild_min_share:
@@ -535,6 +540,31 @@ def classify_colours(
         readings.append(ColourReading(colour, confidence, (float(corrected[0]), float(corrected[1])),
                                       light.colour_at(pos[k])))
     return readings
+
+
+def _cast_margin(order, margin, chroma, position, light, row, paints_arr, response, cfg: ColourConfig):
+    """(order, margin) of a design seen as `chroma` at `position` with each paint judged at the strength
+    of the cast that brings it nearest, from 1 - `cast_strength_doubt` to 1 + it times the light's
+    estimate there (ColourConfig.cast_strength_doubt: a lamp's fall-off is no straight slide); the light
+    estimated without the tile (`row`, its row in the light's fit, or None). `order` and `margin` (the
+    paints judged at the estimate's strength, or on their glare lines) stand when the nearest paint
+    differs or the margin is no wider: the rule only widens a margin, for the paint already nearest."""
+    import numpy as np
+
+    coefficients = light.coefficients_each([row])[0]
+    own = unfloored(np.reshape(chroma, (1, 2)))[0]
+    offset = light.offset_at(position)
+    best = None
+    for t in np.linspace(1.0 - cfg.cast_strength_doubt, 1.0 + cfg.cast_strength_doubt, 21):
+        scaled = coefficients.copy()
+        scaled[1:] *= t
+        corrected = floored(_corrected_own(own, position, scaled))
+        d = np.sqrt(((paints_arr + response @ (t * offset) - corrected) ** 2).sum(axis=1))
+        best = d if best is None else np.minimum(best, d)
+    strength_order, strength_margin = _ranked(best)
+    if strength_order[0] != order[0] or strength_margin <= margin:
+        return order, margin
+    return strength_order, strength_margin
 
 
 def _off_paint_shares(samples, light, positions, paints_arr):
@@ -676,9 +706,17 @@ class LightEstimate:
         tile but tile `rows[i]` for the i-th (None: from all of them): every tile at once, the same numbers
         (numpy's solve runs LAPACK's on each matrix as on one, and the rest is element by element). The
         fit's normal equations are sums over the tiles: tile k's part is taken out."""
+        c = self.coefficients_each(rows)
+        x, y = positions[:, :1], positions[:, 1:]
+        offset = c[:, 1:3] + x * c[:, 3:5] + y * c[:, 5:7]  # _offset, a row of coefficients per tile
+        return floored((unfloored(chroma) - offset) / (1.0 + c[:, :1]))
+
+    def coefficients_each(self, rows):
+        """The light's coefficients (len(rows) x 7) estimated from every tile but tile `rows[i]` for the
+        i-th (None: from all of them)."""
         import numpy as np
 
-        coefficients = np.tile(np.asarray(self.coefficients, np.float64), (len(chroma), 1))
+        coefficients = np.tile(np.asarray(self.coefficients, np.float64), (len(rows), 1))
         out = [k for k, row in enumerate(rows) if row is not None]
         if out and self.assigned is not None and len(self.assigned):
             if self.parts is None:
@@ -687,10 +725,7 @@ class LightEstimate:
             left = [rows[k] for k in out]
             coefficients[out] = np.linalg.solve(lhs.sum(axis=0) - lhs[left] + self.regulariser,
                                                 (rhs.sum(axis=0) - rhs[left])[:, :, None])[:, :, 0]
-        c = coefficients
-        x, y = positions[:, :1], positions[:, 1:]
-        offset = c[:, 1:3] + x * c[:, 3:5] + y * c[:, 5:7]  # _offset, a row of coefficients per tile
-        return floored((unfloored(chroma) - offset) / (1.0 + c[:, :1]))
+        return coefficients
 
 
 def _corrected_own(own, position, c):

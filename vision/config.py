@@ -438,6 +438,17 @@ class ColourConfig:
     cluster_radius: float = 0.3
     cluster_gap: float = 0.8
     light_ambiguity: float = 1.0  # a light this close in cost to the best that reads a tile otherwise: not sure
+    # A lamp beside the table falls off faster near it than the light's straight slide across the photo
+    # says (LightEstimate: first order in the position), so the cast at a tile is known in direction
+    # better than in strength. Where the light is tinted (its strongest channel at least
+    # `strength_doubt_light` times its weakest at the tile), each paint is judged at the cast's strength
+    # anywhere from 1 - `cast_strength_doubt` to 1 + it times the estimate's, the strength that brings it
+    # nearest (colour._cast_margin): a tile 0.4-0.9 off its paint along the cast (tinted 212, 275, 282,
+    # 300, the nearest paint right, the next 2-2.6 times as far) is judged by how far it lies across it.
+    # A paint the cast's strength does not bring nearer keeps its distance (tinted 81's orange read red,
+    # 0.94 against 1.31: margin 0.14 -> 0.16).
+    cast_strength_doubt: float = 0.5
+    strength_doubt_light: float = 1.25
     # Glare adds the light's own colour to a paint: a design paled all over lies on its paint's line
     # towards the light's colour. A tile the paints leave unsure is judged again against those lines,
     # each followed until the paint's least channel over its greatest reaches this (colour._glare_lines):

@@ -507,3 +507,36 @@ def test_a_paint_paled_over_its_core_by_glare_is_not_read_sure_as_white():
     read_yellow, read_white = classify_colours(others + [yellow, white], colours, config=cfg)[-2:]
     assert read_white.colour == "W" and read_white.confidence >= SURE_AT
     assert read_yellow.colour == "Y" or read_yellow.confidence < SURE_AT
+
+
+def _under_a_nearer_lamp(paint_bgr, power: float):
+    """Ten tiles of five paints under a cool lamp, and one of `paint_bgr` where the lamp's cast is
+    `power` times as strong (in log-chromaticity): the lamp nearer it than the light's straight slide."""
+    cool = np.array([1.3, 1.0, 0.75])
+    samples = [_sample(PAINT_BGR[c], design=d, gains=tuple(cool)) for c in "ROYGB" for d in "13"]
+    samples.append(_sample(paint_bgr, design="2", gains=tuple(cool**power)))
+    return samples
+
+
+def test_a_paint_off_its_place_along_the_cast_is_judged_across_it():
+    """A lamp falls off faster near it than the light's straight slide says: a red where the cast is twice
+    the estimate's lies off its paint along the cast, and was "not sure" (0.44) judged at the estimate's
+    strength. Each paint judged at the strength that brings it nearest (ColourConfig.cast_strength_doubt),
+    the red is sure."""
+    from dataclasses import replace
+
+    from vision.config import ColourConfig
+
+    samples = _under_a_nearer_lamp(PAINT_BGR["R"], 2.0)
+    fixed = classify_colours(samples, "ROYGBP", config=replace(ColourConfig(), cast_strength_doubt=0.0))[-1]
+    doubted = classify_colours(samples, "ROYGBP")[-1]
+    assert fixed.colour == doubted.colour == "R"
+    assert fixed.confidence < SURE_AT <= doubted.confidence
+
+
+@pytest.mark.parametrize("power", [1.0, 1.5, 2.0])
+def test_a_colour_between_red_and_orange_stays_not_sure_whatever_the_cast_s_strength(power):
+    """Red and orange lie apart across the cast, not along it: no strength of it brings a colour halfway
+    between them nearer one (tinted 81's orange, read red, stays not sure)."""
+    middle = tuple((np.array(PAINT_BGR["R"], float) + np.array(PAINT_BGR["O"], float)) / 2)
+    assert classify_colours(_under_a_nearer_lamp(middle, power), "ROYGBP")[-1].confidence < SURE_AT
