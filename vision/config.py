@@ -134,11 +134,6 @@ class LatticeConfig:
     # and as dark as the tiles' faces: a board's print beside tiles is lighter (board 55: such cells
     # 1.38-1.60 times the faces' level, read "not sure"; the tiles found so 1.07-1.33)
     max_corner_level_ratio: float = 1.35
-    # or as dark as the faces of the tiles read nearest it (lattice._near_level_ratio): a far tile at
-    # a line's end, blurred, its light design spread into its face, is as light as its far neighbours
-    # are, lighter than the photo's faces (steep 314: a far white circle, 1.37 times the faces' level,
-    # 1.21 times its neighbours'; dropped without a word); board 55's print 1.38-1.70 either way.
-    max_corner_near_level_ratio: float = 1.35
     # A band against a tile standing away from the camera at least this dark is that tile's thick side
     # seen at an angle, filling it along the tile's whole edge: not one of the corner's sides (extreme
     # 223, 219, oblique 256, steep 249: 0.98-1.0; a tile's face off its node over part of it: tinted

@@ -866,9 +866,8 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
             elif ev.dark[i, j] >= cfg.min_missing_black and ev.level[i, j] <= cfg.missing_black_level_ratio * ev.face_level \
                     and ev.band_second[i, j] >= cfg.min_missing_black_sides and _touches(key, tiles):
                 missing.append(key)
-            elif ev.face[i, j] >= cfg.min_corner_face and ev.middle[i, j] >= 0.5 \
-                    and (ev.level[i, j] <= cfg.max_corner_level_ratio * ev.face_level
-                         or _near_level_ratio(key, ev, tiles, cfg) <= cfg.max_corner_near_level_ratio):
+            elif ev.level[i, j] <= cfg.max_corner_level_ratio * ev.face_level and ev.face[i, j] >= cfg.min_corner_face \
+                    and ev.middle[i, j] >= 0.5:
                 corners.append(key)
     # A tile's face with no design found on it: read as a tile, where the tiles beside it drift.
     for key in faces:
