@@ -967,8 +967,9 @@ def _near_level_ratio(cell: Cell, ev: _Evidence, tiles, cfg: LatticeConfig) -> f
 
 def _dark_level(ev: _Evidence, i: int, j: int, cfg: LatticeConfig) -> float:
     """The level of the dark on the cell at row `i`, column `j` of the rectified picture (as
-    _Evidence.level); where its middle is dark too (under half bright in the strict mask, no design
-    seen in it), that of its grey dark pixels when lower (_grey_level).
+    _Evidence.level); where its middle is dark too (under half bright in the strict mask), that of its
+    grey dark pixels when lower (_grey_level). Used where a cell dark all over is judged a printed
+    square and where a cell is judged against the faces of the tiles nearest it (_near_level_ratio).
 
     A far blurred tile's deep paint (a green, a blue) is dark in both masks, fills its middle and
     lightens the cell's level, while its face, grey, is as dark as the other tiles' (extreme 352: a far
