@@ -860,7 +860,7 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
             if key in ev.design and _overlaps(key, ev.offset[key], tiles, ev.tile_side, cfg):
                 continue
             if ev.middle[i, j] < 0.5 and key not in ev.design \
-                    and ev.level[i, j] > cfg.max_plain_level_ratio * ev.face_level:
+                    and _dark_level(ev, i, j, cfg) > cfg.max_plain_level_ratio * ev.face_level:
                 # Dark all over, the middle too, but lighter than the tiles' faces: a board's
                 # printed square (a tile turned over is as dark as the faces).
                 continue
@@ -984,7 +984,24 @@ def _near_level_ratio(cell: Cell, ev: _Evidence, tiles, cfg: LatticeConfig) -> f
               if 0 <= r - rect.top < rect.rows and 0 <= c - rect.left < rect.cols]
     if not levels:
         return 0.0
-    return float(ev.level[cell[0] - rect.top, cell[1] - rect.left]) / max(float(array_median(levels)), 1e-6)
+    return _dark_level(ev, cell[0] - rect.top, cell[1] - rect.left, cfg) / max(float(array_median(levels)), 1e-6)
+
+
+def _dark_level(ev: _Evidence, i: int, j: int, cfg: LatticeConfig) -> float:
+    """The level of the dark on the cell at row `i`, column `j` of the rectified picture (as
+    _Evidence.level); where its middle is dark too (under half bright in the strict mask), that of its
+    grey dark pixels when lower (_grey_level). Used where a cell dark all over is judged a printed
+    square and where a cell is judged against the faces of the tiles nearest it (_near_level_ratio).
+
+    A far blurred tile's deep paint (a green, a blue) is dark in both masks, fills its middle and
+    lightens the cell's level, while its face, grey, is as dark as the other tiles' (extreme 352: a far
+    green diamond at a line's end, 1.41 times the faces' level with its paint, 0.91 without; judged a
+    board's printed square and dropped without a word). A board's print is grey, its level the same
+    either way; a cell with a bright middle shows its design as light, its level is its face's."""
+    level = float(ev.level[i, j])
+    if ev.middle[i, j] >= 0.5:
+        return level
+    return min(level, _grey_level(ev, i, j, cfg))
 
 
 def clear_designs(areas, asymmetry, face, reference, min_face: float, config, size=None):

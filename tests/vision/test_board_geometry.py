@@ -244,7 +244,8 @@ def test_a_cell_is_judged_against_the_faces_of_the_tiles_nearest_it():
     # A row of ten cells under light that grows across the photo: three tiles on the left have
     # faces at 0.10, four on the right at 0.20 (twice as light, as a lamp's fall-off leaves them).
     level = np.array([[0.10, 0.10, 0.10, 0.0, 0.0, 0.0, 0.20, 0.20, 0.20, 0.20]])
-    ev = SimpleNamespace(rect=SimpleNamespace(top=0, left=0, rows=1, cols=10), level=level)
+    # Every middle bright (a design seen as light): each cell's level is its face's.
+    ev = SimpleNamespace(rect=SimpleNamespace(top=0, left=0, rows=1, cols=10), level=level, middle=np.ones_like(level))
     tiles = {(0, c): None for c in (0, 1, 2, 6, 7, 8, 9)}
     # Beside the light tiles, a cell at 0.22 is as dark as they are: a tile may be there, though it
     # is more than twice the dark tiles' level. Beside the dark tiles, 0.14 is lighter than faces:

@@ -525,3 +525,21 @@ def test_a_tile_found_only_as_a_partly_hidden_cell_is_read():
     # print ringed by its lines) dropped it without a word.
     photo, result, score = _read_and_score("turned", 176)
     assert score.exact and score.confidently_wrong == 0
+
+
+def test_a_far_tile_s_deep_paint_is_no_board_s_printed_square():
+    # Extreme 352: a far blurred green diamond at a line's end, its paint dark in both masks (its middle
+    # 0.36 bright), measured 1.41 times as light as the tiles' faces with its paint and 0.91 over its
+    # grey pixels: judged a board's plain printed square (dark all over, lighter than the faces) and
+    # dropped without a word. Its grey face is as dark as the others' (lattice._dark_level): asked about.
+    from dataclasses import replace
+
+    from vision.config import VisionConfig
+
+    photo, result, score = _read_and_score("extreme", 352)
+    assert score.confidently_wrong == 0 and score.missing == 1
+    cfg = VisionConfig()
+    # Every dark pixel counted as paint, none as grey face: the level with the paint alone.
+    _, _, before = _read_and_score("extreme", 352, replace(cfg, lattice=replace(cfg.lattice, max_face_chroma=-1)))
+    assert before.confidently_wrong == 1
+
