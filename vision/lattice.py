@@ -36,7 +36,7 @@ tiles too small) with a RetakePhotoError saying what to do.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from vision.config import FindConfig, LatticeConfig
@@ -245,7 +245,7 @@ def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: La
             break
     else:
         rect, found = look(box)
-    evidence = replace(_evidence(rect, found, find_config, cfg), photo=image, dark_ratio=find_config.dark_ratio)
+    evidence = _evidence(rect, found, find_config, cfg, image)
     tiles, missing, cut_off, clear_missing, pale = _decide(evidence, cfg)
     glimpsed = _glimpsed(evidence, cfg, {t.cell for t in tiles}, set(missing) | set(cut_off) | set(clear_missing))
     # Tiles the rectified view found beyond the plane's (far, blurred designs the first search did
@@ -265,7 +265,7 @@ def fit_in_plane(image, plane, scale: float, find_config: FindConfig, config: La
         except LatticeError:
             pass  # too large a grid with them: the region looked at stays
     if wider != box:
-        beyond = replace(_evidence(*look(wider), find_config, cfg), photo=image, dark_ratio=find_config.dark_ratio)
+        beyond = _evidence(*look(wider), find_config, cfg, image)
         more_tiles, *more = _decide(beyond, cfg)
 
         # The first region's edge row or column on a side the wider one grows past, where the first
@@ -569,8 +569,9 @@ def _padded(image, pad: int):
     return out
 
 
-def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: LatticeConfig) -> _Evidence:
-    """Every cell's measures (see _Evidence) from the rectified picture's masks."""
+def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: LatticeConfig, photo=None) -> _Evidence:
+    """Every cell's measures (see _Evidence) from the rectified picture's masks; `photo`, the photo it
+    was taken from (its own pixels at the frame's edge, _unseen_cell; None: not looked at)."""
     import numpy as np
 
     from vision.find import surface_masks
@@ -658,7 +659,8 @@ def _evidence(rect: Rectified, designs: _Designs, find_config: FindConfig, cfg: 
     band_min = sides.min(axis=2)
     band_second = np.sort(sides, axis=2)[..., 1]
     return _Evidence(rect, band, band_min, band_second, sides, face, middle, dark, level, outside, dark_inside, design, offset,
-                     designs, tile, face_level, printed, squares, masks, pats[6], cell_outside, cell_dark_inside)
+                     designs, tile, face_level, printed, squares, masks, pats[6], cell_outside, cell_dark_inside,
+                     photo, find_config.dark_ratio)
 
 
 def _measure_at(measures, masks, pats, area, cell, corner) -> None:
