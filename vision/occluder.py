@@ -124,11 +124,12 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
                 and (table & ~limbs).sum() >= cfg.min_table_share * table.size):
             apart, spread = apart_from(table & ~limbs)
     threshold = max(cfg.min_apart, cfg.apart_spread * spread)
-    grains = []  # the grain at the photo's own resolution, measured once: both texture searches use it
+    grains = []  # (_grain's plane, the table's level of it), measured once: both texture searches use them
 
     def grain():
         if not grains:
-            grains.append(_grain(image, k, cfg))
+            plane = _grain(image, k, cfg)
+            grains.append((plane, float(percentile(plane[table], cfg.grain_percentile))))
         return grains[0]
 
     foreign = cv2.morphologyEx((skin & (apart > threshold)).astype(np.uint8), cv2.MORPH_OPEN, disc)
@@ -137,12 +138,12 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
         candidate = skin & (apart > cfg.smooth_spread * spread)
         opened = cv2.morphologyEx(candidate.astype(np.uint8), cv2.MORPH_OPEN, disc)
         if _may_hold_limb(opened, t, cfg):
-            blob, count = _smooth_limbs(grain(), candidate, table, disc, t, cfg)
+            blob, count = _smooth_limbs(*grain(), candidate, disc, t, cfg)
             if not count and len(glimpsed):
                 blob, count = _over_glimpses(opened, lat, t, lattice.tile, glimpsed, cfg)
     if not count and cfg.still_grain > 0:
         # A finger of the table's hue and lightness on a grained table: no grain at all along it.
-        blob, count = _still_limbs(grain(), skin, table, t, cfg)
+        blob, count = _still_limbs(*grain(), skin, t, cfg)
     if not count and cfg.step_spread > 0:
         # The table's level beside the tiles too (their shadows darken it there; sampled a tile away
         # only, the tiles' shadowed ring stepped down from it like a darker finger).
@@ -269,28 +270,29 @@ def _edge_parts(mask, t: float, cfg: OccluderConfig, inner: float = math.inf, ed
             yield labels == n, area
 
 
-def _smooth_limbs(grain, candidate, table, disc, t: float, cfg: OccluderConfig):
+def _smooth_limbs(grain, level: float, candidate, disc, t: float, cfg: OccluderConfig):
     """(the limbs of `candidate` (a bool mask on the shrunk photo) without the table's grain (`grain`,
-    _grain's plane), a bool mask; how many): a finger of the table's own hue, found by its texture at
-    the photo's own resolution. Wood has grain, fine detail running one way; skin, a sleeve or a cup
-    has none, only the camera's noise, which runs every way. Each block of the shrunk photo measures how much of its
-    fine detail runs one way; a limb is kept where that is under `max_grain` times the table's (where
-    it is sampled). A table without grain (laminate, cloth's crossed weave, white) gives no measure:
-    its blocks are as free of grain as a finger's."""
+    _grain's plane; `level`, its `grain_percentile`-th percentile where the table is sampled), a bool
+    mask; how many): a finger of the table's own hue, found by its texture at the photo's own
+    resolution. Wood has grain, fine detail running one way; skin, a sleeve or a cup has none, only
+    the camera's noise, which runs every way. Each block of the shrunk photo measures how much of its
+    fine detail runs one way; a limb is kept where that is under `max_grain` times the table's level.
+    A table without grain (laminate, cloth's crossed weave, white) gives no measure: its blocks are as
+    free of grain as a finger's."""
     import cv2
     import numpy as np
 
-    level = float(percentile(grain[table], cfg.grain_percentile))
     smooth = candidate & (grain < cfg.max_grain * level)
     limbs, count = _limbs(cv2.morphologyEx(smooth.astype(np.uint8), cv2.MORPH_OPEN, disc), t, cfg)
     return limbs, count
 
 
-def _still_limbs(grain, skin, table, t: float, cfg: OccluderConfig):
+def _still_limbs(grain, level: float, skin, t: float, cfg: OccluderConfig):
     """(the limbs of `skin` (skin's hue, a bool mask on the shrunk photo) with no grain along them
-    (`grain`, _grain's plane), a bool mask; how many): a finger of the table's own hue and lightness
-    on wood, which stands apart from it by nothing but its texture (occluded 345, 353: a pale finger on pale wood, its hue
-    within the wood's spread, so _smooth_limbs' candidates miss it). Only its middle is free of grain
+    (`grain`, _grain's plane; `level`, the table's, as for _smooth_limbs), a bool mask; how many): a
+    finger of the table's own hue and lightness on wood, which stands apart from it by nothing but its
+    texture (occluded 345, 353: a pale finger on pale wood, its hue within the wood's spread, so
+    _smooth_limbs' candidates miss it). Only its middle is free of grain
     (its sides step from the wood), so its limbs are looked for with a narrower disc
     (`still_width`), and must be `still_length` long: a patch of wood whose grain curls away is
     short (wood 338: 2.3 tiles)."""
@@ -298,7 +300,6 @@ def _still_limbs(grain, skin, table, t: float, cfg: OccluderConfig):
     import numpy as np
     from dataclasses import replace
 
-    level = float(percentile(grain[table], cfg.grain_percentile))
     still = skin & (grain < cfg.still_grain * level)
     size = max(2, int(round(cfg.still_width * t)))
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
