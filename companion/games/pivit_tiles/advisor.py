@@ -524,6 +524,14 @@ REBUILD_STEPS = 300
 # few checks; some impossible ones take seconds of search, which the draws judged one by one
 # (mostly proved impossible by the hard tiles at once) do not.
 DOMINANCE_BUDGET = OPEN_BUDGET
+# The solver's budget (deadline checks, as OPEN_BUDGET) for a pilot's hand two trades from the
+# root (see _Pilot): a pilot only chooses the estimate's policy, so a hand it leaves undecided
+# counts as a failure (the estimate stays unbiased for the policy chosen); the hands that take
+# more are mostly impossible ones that no few tiles prove, 0.1 to 0.9 s each.
+PILOT_BUDGET = 10
+# The same for a draw after a second trade expected to lose (see _Advisor._p_one_above): a draw
+# not decided within it is judged in full after the others.
+SECOND_BUDGET = 10
 
 
 def _work_clock() -> Callable[[], float]:
@@ -595,15 +603,21 @@ class _Judge:
         """True when `key` is proved impossible, by the shortcuts or by the solver within `budget`
         (deadline checks, as OPEN_BUDGET). A hand the solver does not decide within it is left
         unjudged (False: nothing is proved)."""
+        return self.within(key, budget) is False
+
+    def within(self, key: tuple[int, ...], budget: int) -> object:
+        """The verdict on `key` (as `playable`'s, None for a timeout) if the shortcuts or the solver
+        within `budget` (deadline checks, as OPEN_BUDGET) decide it, else _OPEN, the hand left
+        unjudged."""
         verdict = self.verdicts.get(key, _UNJUDGED)
         if verdict is _UNJUDGED:
             verdict = self._without_solver(key)
             if verdict is _OPEN:
                 verdict = self._solve(key, budget)
                 if verdict is _OPEN:
-                    return False
+                    return _OPEN
             self.verdicts[key] = verdict
-        return verdict is False
+        return verdict
 
     def _decide(self, key: tuple[int, ...]) -> bool | None:
         verdict = self._without_solver(key)
@@ -1044,6 +1058,7 @@ class _Advisor:
     one: dict[tuple[tuple[int, ...], int], float] = field(default_factory=dict)
     root_p_one: dict[int, float] | None = None
     far: int | None = None
+    hard: dict[tuple[int, ...], list[str]] = field(default_factory=dict)
 
     def pile(self, hand: tuple[int, ...], trade: int) -> list[int]:
         """The pile a trade of `trade` from `hand` draws from: unseen tiles plus the returned tile.
@@ -1185,20 +1200,34 @@ class _Advisor:
         root_one = self.root_one()
         others = [t2 for t2 in self.candidates(h1) if t2 != d1]
         others.sort(key=lambda t2: (-root_one.get(t2, 0.0), t2))
-        # The hard tiles of h1 (standard rules, as for the tiles kept by a trade in
-        # one_trade_all): most second trades and draws leave the problem they pose as it is.
-        judge = self.judge
-        core = [] if judge.young else hard_tiles(_tiles(h1, self.ts), self.ts)
-        kept = judge.trade_cores
-        judge.trade_cores = [core] if core and core not in judge.cores else []
-        try:
+        with self.asking(h1):
             for i, t2 in enumerate(others):
                 p = self._p_one_above(h1, t2, best, first=i == 0)
                 if p is not None:
                     best = p
+        return best
+
+    def hard_of(self, hand: tuple[int, ...]) -> list[str]:
+        """`solver.hard_tiles` of an unplayable `hand` (standard rules; [] with younger players,
+        see advise), worked out once per hand."""
+        core = self.hard.get(hand)
+        if core is None:
+            core = self.hard[hand] = [] if self.judge.young else hard_tiles(_tiles(hand, self.ts), self.ts)
+        return core
+
+    @contextmanager
+    def asking(self, h1: tuple[int, ...]) -> Iterator[None]:
+        """The hard tiles of the unplayable hand `h1` (a first draw that failed) asked on every hand
+        judged in the block, as the hard tiles of the tiles kept by a trade in one_trade_all: most
+        second trades and draws leave the problem they pose as it is."""
+        judge = self.judge
+        core = self.hard_of(h1)
+        kept = judge.trade_cores
+        judge.trade_cores = [core] if core and core not in judge.cores else []
+        try:
+            yield
         finally:
             judge.trade_cores = kept
-        return best
 
     def root_one(self) -> dict[int, float]:
         """p_one of every tile of the root (worked out once, by one_trade_all)."""
@@ -1237,14 +1266,29 @@ class _Advisor:
             return None
         far = 0 if first else self._far_from_cores()
         good = 0
-        for d in sorted(range(SLOTS), key=lambda d: (not far >> d & 1, d == W, -pile[d])):
-            if not pile[d] or d == trade:
-                continue
-            left -= pile[d]
-            if self.judge.playable(_swap(hand, trade, d)):
-                good += pile[d]
-            elif (good + left) / total <= floor:
-                return None
+        order = [d for d in sorted(range(SLOTS), key=lambda d: (not far >> d & 1, d == W, -pile[d]))
+                 if pile[d] and d != trade]
+        # A trade expected to lose is dropped by its first failed draws; those the solver cannot
+        # decide within SECOND_BUDGET (mostly impossible hands no few tiles prove, 0.1 to 0.5 s
+        # each) wait until the others were judged, which often drop the trade without them.
+        budget = None if first else SECOND_BUDGET
+        waiting = []
+        for rounds in (0, 1):
+            for d in waiting if rounds else order:
+                key = _swap(hand, trade, d)
+                if budget is None:
+                    verdict = self.judge.playable(key)
+                else:
+                    verdict = self.judge.within(key, budget)
+                    if verdict is _OPEN:
+                        waiting.append(d)
+                        continue
+                left -= pile[d]
+                if verdict:
+                    good += pile[d]
+                elif (good + left) / total <= floor:
+                    return None
+            budget = None
         p = good / total
         self.one[hand, trade] = p
         return p if p > floor else None
@@ -1385,8 +1429,9 @@ class _SecondTrade:
             if pile is None:
                 pile = piles[d1] = work.pile(h1, t2)
             d2 = _draw(rng, pile)
-            if d2 != t2 and work.judge.playable(_swap(h1, t2, d2)):
-                hits += 1
+            if d2 != t2:
+                with work.asking(h1):
+                    hits += work.judge.playable(_swap(h1, t2, d2))
         share = len(sampled) / total
         mean = hits / n_samples
         stderr = share * math.sqrt(mean * (1.0 - mean) / (n_samples - 1))
@@ -1420,8 +1465,10 @@ class _Pilot:
             return
         h1 = _swap(work.root, self.t1, self.rng.choice(self.firsts))
         draws, _ = owner.bounded_draws(h1, self.t2)
-        if draws and work.judge.playable(_swap(h1, self.t2, _draw_from(self.rng, draws))):
-            self.hits += 1
+        if draws:
+            d2 = _draw_from(self.rng, draws)
+            with work.asking(h1):
+                self.hits += work.judge.within(_swap(h1, self.t2, d2), PILOT_BUDGET) is True
 
     def score(self, bound: float, to_beat: float) -> float:
         """bound * rate, or -1 as soon as it is sure not to beat `to_beat`."""
