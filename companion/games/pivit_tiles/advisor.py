@@ -432,11 +432,16 @@ def _lonely_free_draws(base: tuple[int, ...], pile: list[int], skip: int, min_li
     wilds = base[W]
     colours = [0] * 6
     designs = [0] * 6
-    for x in range(36):
-        if base[x]:
-            colours[x % 6] += 1
-            designs[x // 6] += 1
-    short = [x for x in range(36) if base[x] and max(colours[x % 6], designs[x // 6]) + wilds < min_line]
+    present = [x for x in range(36) if base[x]]
+    for x in present:
+        colours[x % 6] += 1
+        designs[x // 6] += 1
+    short = [x for x in present if max(colours[x % 6], designs[x // 6]) + wilds < min_line]
+    if not short:
+        # The usual case (the policy asks it about every second trade of every failed first
+        # draw): only a new tile without partners enough fails.
+        need = min_line - 1 - wilds
+        return [(d, n) for d, n in drawn if d == W or base[d] or colours[d % 6] >= need or designs[d // 6] >= need]
     out = []
     for d, n in drawn:
         if d == W:
@@ -1429,9 +1434,8 @@ class _SecondTrade:
             if pile is None:
                 pile = piles[d1] = work.pile(h1, t2)
             d2 = _draw(rng, pile)
-            if d2 != t2:
-                with work.asking(h1):
-                    hits += work.judge.playable(_swap(h1, t2, d2))
+            if d2 != t2 and work.judge.playable(_swap(h1, t2, d2)):
+                hits += 1
         share = len(sampled) / total
         mean = hits / n_samples
         stderr = share * math.sqrt(mean * (1.0 - mean) / (n_samples - 1))
@@ -1467,8 +1471,7 @@ class _Pilot:
         draws, _ = owner.bounded_draws(h1, self.t2)
         if draws:
             d2 = _draw_from(self.rng, draws)
-            with work.asking(h1):
-                self.hits += work.judge.within(_swap(h1, self.t2, d2), PILOT_BUDGET) is True
+            self.hits += work.judge.within(_swap(h1, self.t2, d2), PILOT_BUDGET) is True
 
     def score(self, bound: float, to_beat: float) -> float:
         """bound * rate, or -1 as soon as it is sure not to beat `to_beat`."""

@@ -925,3 +925,27 @@ def test_the_wilds_dominance_is_asked_within_a_budget():
     playable = advisor_module._key(HAND_PLAYABLE, ts)
     assert not judge.impossible_within(playable, advisor_module.DOMINANCE_BUDGET)
     assert judge.verdicts[playable] is True and playable in judge.grids
+
+
+def test_the_policys_lonely_free_draws_are_the_draws_that_pass_the_lonely_tile_test():
+    # The policy's bound asks this of every second trade after every failed first draw, by
+    # counts per colour and design (and a shortcut when no tile of the base is short of
+    # partners); it must equal the lonely-tile test of the hand with the draw, in both variations.
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(4000):
+        base = [0] * advisor_module.SLOTS
+        for x in rng.sample(range(advisor_module.SLOTS), rng.randrange(1, 20)):
+            base[x] = rng.randrange(1, 3)
+        if sum(base) == 0:
+            continue
+        pile = [rng.randrange(0, 3) for _ in range(advisor_module.SLOTS)]
+        skip, min_line = rng.randrange(advisor_module.SLOTS), rng.choice((2, 3))
+        got = advisor_module._lonely_free_draws(tuple(base), pile, skip, min_line)
+        want = [
+            (d, n) for d, n in enumerate(pile)
+            if n and d != skip and not advisor_module._has_lonely_tile(tuple(b + (i == d) for i, b in enumerate(base)), min_line)
+        ]
+        assert got == want
+        checked += bool(want)
+    assert checked > 1000
