@@ -482,6 +482,71 @@ def test_exact_p_two_drops_second_trades_that_cannot_win(monkeypatch):
     assert 0 < fast.advice[0].p_one < fast.advice[0].p_two < 1
 
 
+def test_draws_left_waiting_by_a_second_trade_expected_to_lose_keep_p_two_exact(monkeypatch):
+    # A second trade expected to lose judges first the draws the solver decides within
+    # SECOND_BUDGET, the others after them, and stops once its failed draws leave it unable to
+    # win. With a budget of one deadline check most draws the solver must decide wait; the
+    # values are the same as with every draw decided at once, and as the brute force's.
+    unseen = ["3Y", "1R", "**"]
+    kwargs = dict(unseen=unseen, exact_limit=10**6, timeout=None, trade_timeout=None)
+    waited = []
+    within = advisor_module._Judge.within
+
+    def counted(self, key, budget):
+        verdict = within(self, key, budget)
+        waited.append(verdict is advisor_module._OPEN)
+        return verdict
+
+    monkeypatch.setattr(advisor_module._Judge, "within", counted)
+    monkeypatch.setattr(advisor_module, "SECOND_BUDGET", 1)
+    tight = advise(HAND_LONELY, **kwargs)
+    assert any(waited)
+    monkeypatch.setattr(advisor_module, "SECOND_BUDGET", 10**9)
+    waited.clear()
+    loose = advise(HAND_LONELY, **kwargs)
+    assert not any(waited)
+    assert tight.p_two_exact and loose.p_two_exact
+    assert [(a.trade, a.p_one, a.p_two) for a in tight.advice] == [(a.trade, a.p_one, a.p_two) for a in loose.advice]
+    ref = Reference()
+    for a in tight.advice[:3]:
+        assert a.p_two == pytest.approx(float(ref.p_two(HAND_LONELY, a.trade, Counter(unseen)))), a.trade
+
+
+def test_a_pilot_out_of_budget_only_changes_the_policy(monkeypatch):
+    """A pilot's hand the solver does not decide within PILOT_BUDGET counts as a failed attempt
+    and is left unjudged. With a budget of one deadline check, on a dealt hand with a short pile
+    forced to estimate: some pilot hands run out, every verdict the advice keeps is the plain
+    solver's, p_one is exact, no hand is unknown, and the estimates stay at most best play's,
+    up to their noise."""
+    unseen = ["3Y", "1R", "**", "6P", "2G"]
+    kwargs = dict(unseen=unseen, timeout=None, trade_timeout=None)
+    exact = by_trade(advise(HAND_LONELY, exact_limit=10**6, **kwargs))
+    judges, undecided = [], []
+    judge_init, within = advisor_module._Judge.__init__, advisor_module._Judge.within
+
+    def kept(self, *args):
+        judge_init(self, *args)
+        judges.append(self)
+
+    def counted(self, key, budget):
+        verdict = within(self, key, budget)
+        undecided.append(verdict is advisor_module._OPEN)
+        return verdict
+
+    monkeypatch.setattr(advisor_module._Judge, "__init__", kept)
+    monkeypatch.setattr(advisor_module._Judge, "within", counted)
+    monkeypatch.setattr(advisor_module, "PILOT_BUDGET", 1)
+    estimate = advise(HAND_LONELY, exact_limit=0, exact_hands=0, exact_best=0, samples=200, **kwargs)
+    assert any(undecided) and estimate.unknown == 0
+    ts = get_tileset("classic")
+    for key, verdict in judges[0].verdicts.items():
+        assert verdict == (solve(advisor_module._tiles(key, ts), ts).status == "solved"), key
+    for a in estimate.advice:
+        assert a.p_one == exact[a.trade].p_one
+        assert a.p_one <= a.p_two <= 1
+        assert a.p_two <= exact[a.trade].p_two + 4 * a.p_two_stderr + 0.01
+
+
 def test_estimate_is_unbiased_with_the_stated_standard_error():
     # The same deal, forced to estimate. Trading 1R: drawing 1R back is exact
     # (1/4 of the draws, worth the best p_one 3/4); after a red the policy's
