@@ -10,9 +10,17 @@ The solver and the advisor are imported on the first hint, never at start-up.
 """
 from __future__ import annotations
 
-from typing import Any
+import logging
+import secrets
+import threading
+import time
+from collections import OrderedDict, deque
+from dataclasses import dataclass
+from typing import Any, Callable
 
 from companion.errors import InputError
+
+log = logging.getLogger(__name__)
 
 MAX_HAND = 40  # more tiles than any hand holds: refuse before any work is done
 
@@ -60,19 +68,46 @@ def hint(table, player: int, tiles: Any) -> dict[str, Any]:
     Raises HintRefused (hints off, another game, no such player) and
     InputError (a bad hand, or one a box cannot hold).
     """
-    from companion.games.pivit_tiles.advisor import AdviceError, advise
-    from companion.games.pivit_tiles.grid import grid_str, normalise
+    return quick_hint(table, player, tiles, defer=False)[0]
 
+
+def quick_hint(table, player: int, tiles: Any, defer: bool = True
+               ) -> tuple[dict[str, Any], Callable[[], dict[str, Any]] | None]:
+    """The hint at once, and what is still to come: (answer, later).
+
+    With `defer` and two trade tokens left, a hand that cannot be arranged is
+    answered with the one-trade advice (`"two_trades": "pending"`, every
+    `p_two` None), and `later` is a function, touching no table, that works out
+    the whole two-trade answer (`"two_trades": "done"`): the chance within two
+    trades takes the advisor seconds where one trade takes a fraction of one.
+    Otherwise the answer is whole and `later` is None. Raises as `hint`.
+    """
     tileset, young, _ = hint_rules(table)
     if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < len(table.players):
         raise InputError(f"there is no player {player!r} at this table")
     hand = parse_hand_tiles(tiles, tileset)
-    tokens = table.state.tokens[player]
-    trades = max(0, min(2, tokens))
+    trades = max(0, min(2, table.state.tokens[player]))
+    if not (defer and trades == 2):
+        return _answer(player, hand, tileset, young, trades), None
+    answer = _answer(player, hand, tileset, young, trades, asked=1)
+    if answer["playable"]:
+        return answer, None
+    return answer, lambda: _answer(player, hand, tileset, young, trades)
+
+
+def _answer(player: int, hand: list[str], tileset: str, young: bool, trades: int,
+            asked: int | None = None) -> dict[str, Any]:
+    """The hint's answer for `trades` tokens left, the advice worked out for `asked` of them (all by
+    default: fewer leaves the two-trade chances pending)."""
+    from companion.games.pivit_tiles.advisor import AdviceError, advise
+    from companion.games.pivit_tiles.grid import grid_str, normalise
+
+    asked = trades if asked is None else asked
     try:
-        advice = advise(hand, tileset, young=young, trades=trades)
+        advice = advise(hand, tileset, young=young, trades=asked)
     except AdviceError as exc:
         raise InputError(str(exc)) from None
+    pending = asked < trades and not advice.playable
     return {
         "player": player,
         "tiles": len(hand),
@@ -82,10 +117,100 @@ def hint(table, player: int, tiles: Any) -> dict[str, Any]:
         "cells": None if advice.grid is None else [
             {"row": r, "col": c, "tile": t} for (r, c), t in sorted(normalise(advice.grid).items())],
         "trades_left": trades,
-        "advice": [a.to_json() for a in advice.advice],
-        "p_two_exact": advice.p_two_exact,
+        "advice": [dict(a.to_json(), p_two=None) if pending else a.to_json() for a in advice.advice],
+        "two_trades": "pending" if pending else "done",
+        "p_two_exact": advice.p_two_exact and not pending,
         "unknown": advice.unknown,
         # False when the solver ran out of time on the hand itself: "not playable" is then a guess.
         "certain": not advice.root_unknown,
         "elapsed_ms": round(advice.elapsed_ms, 1),
     }
+
+
+@dataclass
+class _Job:
+    table_id: str
+    player: int
+    pending: dict[str, Any]  # the answer given at once, two-trade chances pending
+    later: Callable[[], dict[str, Any]] | None  # None once run
+    result: dict[str, Any] | None = None
+    failed: bool = False
+    done_at: float | None = None  # time.monotonic() when worked out
+
+
+class HintJobs:
+    """The two-trade answers still being worked out: one hand at a time, on one background thread.
+
+    A question of a player replaces that player's question still waiting (not
+    one already being worked out); at most `waiting` questions wait in all
+    (the oldest is dropped: its poll answers "no such hint"); an answer is
+    kept `keep_seconds` after it is worked out, at most `keep` answers. So
+    however often a phone asks, the Pi works out one hand at a time and holds
+    a bounded number of answers. Thread-safe.
+    """
+
+    def __init__(self, waiting: int = 8, keep: int = 32, keep_seconds: float = 600.0):
+        self.waiting = waiting
+        self.keep = keep
+        self.keep_seconds = keep_seconds
+        self._cond = threading.Condition()
+        self._jobs: OrderedDict[str, _Job] = OrderedDict()  # oldest first
+        self._queue: deque[str] = deque()
+        self._worker: threading.Thread | None = None
+
+    def submit(self, table_id: str, player: int, pending: dict[str, Any],
+               later: Callable[[], dict[str, Any]]) -> str:
+        """Queue `later` (quick_hint's); returns the id its answer is asked for by."""
+        job_id = secrets.token_urlsafe(12)
+        with self._cond:
+            self._forget_old()
+            for waiting_id in [j for j in self._queue
+                               if (self._jobs[j].table_id, self._jobs[j].player) == (table_id, player)]:
+                self._queue.remove(waiting_id)
+                del self._jobs[waiting_id]
+            while len(self._queue) >= self.waiting:
+                del self._jobs[self._queue.popleft()]
+            self._jobs[job_id] = _Job(table_id, player, pending, later)
+            self._queue.append(job_id)
+            if self._worker is None:
+                self._worker = threading.Thread(target=self._work, name="companion-hints", daemon=True)
+                self._worker.start()
+            self._cond.notify()
+        return job_id
+
+    def get(self, table_id: str, job_id: str) -> tuple[str, dict[str, Any] | None]:
+        """("done", the whole answer), ("pending", the answer given at once), ("failed", None) or
+        ("unknown", None): no such question at this table (never asked, replaced, or forgotten)."""
+        with self._cond:
+            self._forget_old()
+            job = self._jobs.get(job_id)
+            if job is None or job.table_id != table_id:
+                return "unknown", None
+            if job.failed:
+                return "failed", None
+            return ("done", job.result) if job.result is not None else ("pending", job.pending)
+
+    def _work(self) -> None:
+        while True:
+            with self._cond:
+                while not self._queue:
+                    self._cond.wait()
+                job = self._jobs[self._queue.popleft()]
+                later, job.later = job.later, None
+            result, failed = None, False
+            try:
+                result = later()
+            except Exception:  # a bug, not the player's input (checked when the question was asked)
+                log.exception("a two-trade hint could not be worked out")
+                failed = True
+            with self._cond:
+                job.result, job.failed, job.done_at = result, failed, time.monotonic()
+                self._forget_old()
+
+    def _forget_old(self) -> None:
+        """Drop answers worked out more than keep_seconds ago, and the oldest past `keep`."""
+        now = time.monotonic()
+        done = [job_id for job_id, job in self._jobs.items() if job.done_at is not None]
+        for i, job_id in enumerate(done):
+            if len(done) - i > self.keep or now - self._jobs[job_id].done_at > self.keep_seconds:
+                del self._jobs[job_id]

@@ -1,28 +1,43 @@
 """The "I'm stuck" hints of the Pivit tile game (table option `hints`).
 
     POST /api/tables/<id>/hints          {"player": N, "tiles": ["3G", ...]} -> the hint
+    GET  /api/tables/<id>/hints/<job>    the hint again, once its chances within two trades are in
     POST /api/tables/<id>/hand-photos?player=N   body: a photo of the loose tiles
                                           -> {"tiles": [...], "hand": "3G 1R ..."}
 
-Both need the table PIN (a hint costs the Pi real work). The hint changes
+All need the table PIN (a hint costs the Pi real work). With two trade
+tokens left, a hand that cannot be arranged is answered at once with the
+one-trade advice (`"two_trades": "pending"`, a `poll` address); the chances
+within two trades, which take the advisor seconds, are worked out behind it
+(companion.hints.HintJobs, one hand at a time) and the poll address answers
+the whole hint (`"two_trades": "done"`) when they are in. The hint changes
 nothing at the table; following it is an ordinary `trade` action. The bodies
 and answers are declared below (web.contract), before the views.
 """
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from flask import Blueprint, current_app, jsonify, request
 from pydantic import Field
 
 from companion.errors import InputError
-from companion.hints import MAX_HAND, HintRefused, hint, hint_rules
+from companion.hints import MAX_HAND, HintJobs, HintRefused, hint_rules, quick_hint
 from web import get_service
 from web.api import PinBody
 from web.contract import PIN_HEADERS, Answer, Body, Error, Photo, Reply, Text, Whole, operation, pin_errors
 from web.security import require_pin
 
 bp = Blueprint("hints", __name__, url_prefix="/api/tables/<table_id>")
+
+
+@bp.record_once
+def _init(state) -> None:
+    state.app.extensions["hint_jobs"] = HintJobs()
+
+
+def jobs() -> HintJobs:
+    return current_app.extensions["hint_jobs"]
 
 
 class HintRequest(PinBody):
@@ -40,7 +55,7 @@ class Cell(Answer):
 class TradeAdvice(Answer):
     trade: str
     p_one: float
-    p_two: float
+    p_two: float | None = Field(description="The chance within the trades left; null while two_trades is pending.")
     p_two_stderr: float | None = None
 
 
@@ -52,6 +67,10 @@ class Hint(Answer):
     cells: list[Cell] | None = Field(description="The same arrangement, 0-based from the top-left, or null.")
     trades_left: int
     advice: list[TradeAdvice] = Field(description="Best first, for the trade tokens the player has left.")
+    two_trades: Literal["pending", "done"] = Field(description=(
+        "pending: the chances within two trades are still being worked out (every p_two null); "
+        "GET the poll address for them."))
+    poll: str | None = Field(None, description="Where the whole hint is asked for while two_trades is pending.")
     p_two_exact: bool
     unknown: int
     certain: bool
@@ -92,7 +111,35 @@ def give_hint(table_id: str, body: HintRequest):
     refused = require_pin(table, {"pin": body.pin} if body.pin is not None else None)
     if refused:
         return refused
-    return jsonify(hint(table, body.player, body.tiles))
+    answer, later = quick_hint(table, body.player, body.tiles)
+    if later is not None:
+        answer = _pending(table.id, jobs().submit(table.id, body.player, answer, later), answer)
+    return jsonify(answer)
+
+
+def _pending(table_id: str, job_id: str, answer: dict) -> dict:
+    return dict(answer, poll=f"/api/tables/{table_id}/hints/{job_id}")
+
+
+@operation(bp, "/hints/<job_id>", summary="A hint again: its chances within two trades once they are worked out",
+           headers=PIN_HEADERS,
+           replies={200: Reply("The hint: two_trades done, or still pending.", Hint), **HINT_ERRORS,
+                    404: Reply("No such table, or no such hint (never asked, replaced by a newer question of "
+                               "the same player, or forgotten ten minutes after it was worked out).", Error),
+                    500: Reply("The chances within two trades could not be worked out.", Error)})
+def poll_hint(table_id: str, job_id: str):
+    """The poll address of a hint answered with its two-trade chances pending."""
+    table = get_service().get(table_id)
+    refused = require_pin(table, None)
+    if refused:
+        return refused
+    state, answer = jobs().get(table.id, job_id)
+    if state == "unknown":
+        return jsonify({"error": "no such hint at this table (it was replaced or forgotten): ask again"}), 404
+    if state == "failed":
+        return jsonify({"error": "the chances within two trades could not be worked out: "
+                                 "the chances after one trade stand"}), 500
+    return jsonify(_pending(table.id, job_id, answer) if state == "pending" else answer)
 
 
 @operation(bp, "/hand-photos", "POST", summary="Read the loose tiles of a hand from a photo (to fill the hint's picker)",

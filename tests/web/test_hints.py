@@ -102,3 +102,68 @@ def test_photo_of_loose_tiles_fills_the_hand(client, api):
     refused = client.post(f"/api/tables/{off['id']}/hand-photos", data=jpeg.tobytes(),
                           headers={"Content-Type": "image/jpeg", "X-Table-Pin": PIN})
     assert refused.status_code == 403
+
+
+def poll(client, url, pin=PIN):
+    return client.get(url, headers={"X-Table-Pin": pin} if pin else {})
+
+
+def until_done(client, url):
+    """The poll address's answers until it says done (a bounded number of polls, not a time)."""
+    import time
+
+    for _ in range(2400):
+        response = poll(client, url)
+        assert response.status_code == 200, response.get_json()
+        body = response.get_json()
+        if body["two_trades"] == "done":
+            return body
+        assert body["poll"] == url
+        time.sleep(0.05)
+    raise AssertionError("the two-trade chances never came")
+
+
+def test_two_tokens_answer_at_once_and_the_two_trade_chances_follow(client, api):
+    from companion.hints import hint as whole_hint
+
+    table = api.create(hints=True, tokens=2)
+    api.act(table["id"], type="start-round")
+    hand = ["1R", "2R", "3G"]  # 3G shares nothing with the others
+    body = hint(client, table["id"], tiles=hand).get_json()
+    assert body["playable"] is False and body["trades_left"] == 2
+    assert body["two_trades"] == "pending" and body["p_two_exact"] is False
+    assert body["poll"].startswith(f"/api/tables/{table['id']}/hints/")
+    assert body["advice"] and all(a["p_two"] is None for a in body["advice"])
+    done = until_done(client, body["poll"])
+    assert "poll" not in done
+    # The same chances as the whole hint worked out at once, and one trade's are those given at once.
+    service_table = client.application.config["TABLE_SERVICE"].get(table["id"])
+    whole = whole_hint(service_table, 0, hand)
+    assert whole["two_trades"] == "done"
+    assert {k: v for k, v in done.items() if k != "elapsed_ms"} == {k: v for k, v in whole.items() if k != "elapsed_ms"}
+    assert {a["trade"]: a["p_one"] for a in done["advice"]} == {a["trade"]: a["p_one"] for a in body["advice"]}
+    assert all(a["p_two"] >= a["p_one"] for a in done["advice"])
+    assert poll(client, body["poll"]).get_json() == done  # asked again: the same answer
+
+
+def test_one_token_and_playable_hands_are_answered_whole(client, api):
+    table = api.create(hints=True, tokens=2)
+    body = hint(client, table["id"]).get_json()  # playable: nothing to work out later
+    assert body["playable"] is True and body["two_trades"] == "done" and "poll" not in body
+    one = api.create(hints=True, tokens=1)
+    body = hint(client, one["id"], tiles=["1R", "2R", "3G"]).get_json()
+    assert body["two_trades"] == "done" and "poll" not in body and body["advice"][0]["p_two"] is not None
+
+
+def test_the_poll_address_is_the_tables_with_its_pin(client, api):
+    table = api.create(hints=True, tokens=2)
+    other = api.create(hints=True, tokens=2)
+    url = hint(client, table["id"], tiles=["1R", "2R", "3G"]).get_json()["poll"]
+    assert poll(client, url, pin=None).status_code == 401
+    assert poll(client, url, pin="0000" if PIN != "0000" else "1111").status_code == 403
+    job = url.rsplit("/", 1)[1]
+    response = poll(client, f"/api/tables/{other['id']}/hints/{job}")
+    assert response.status_code == 404 and "no such hint" in response.get_json()["error"]
+    response = poll(client, f"/api/tables/{table['id']}/hints/not-a-job")
+    assert response.status_code == 404 and "ask again" in response.get_json()["error"]
+    until_done(client, url)
