@@ -4,7 +4,7 @@
 
 Loads the reader, reads every photo once to warm it up, then reads them all
 `--rounds` times in turn (default 3) in this one process, as a `vision read`
-worker does, and times each stage's CPU (time.process_time) where the
+worker does (with its malloc settings), and times each stage's CPU (time.process_time) where the
 pipeline calls it: the decode, the search for the tiles, the table's plane,
 the lattice (with its search of the rectified view), the finger search, the
 designs, the colour samples and the colours' classes; the rest is what the
@@ -68,8 +68,11 @@ def main() -> None:
     from vision.pipeline import load_reader, read_image_file, use_opencv_threads
     from vision.config import VisionConfig
 
+    from companion.commands.vision import _keep_freed_memory
+
     load_reader()
     use_opencv_threads(VisionConfig())
+    _keep_freed_memory()  # as `vision read` does: freed arrays reused, not faulted in anew
     if not os.path.isdir(args.dev):
         sys.exit(f"bench: no folder {args.dev} (give the development photos with --dev)")
     photos = sorted(os.path.join(args.dev, n) for n in os.listdir(args.dev) if n.lower().endswith((".jpg", ".jpeg")))
