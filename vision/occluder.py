@@ -155,17 +155,17 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
 
 
 def _hue_limbs(red, yellow, skin, table, disc, t: float, cfg: OccluderConfig):
-    """(the limbs of `skin` (skin's hue, a bool mask on the shrunk photo) whose hue is off the table's,
-    either way, a bool mask; how many): a finger redder than a wood of its own lightness and of
+    """(the limbs of `skin` (skin's hue, a bool mask on the shrunk photo) whose hue is off the table's
+    towards red, a bool mask; how many): a finger redder than a wood of its own lightness and of
     about its colour (occluded 383: a* 12, b* 19 on a wood of 4, 17). A lamp's pool or the wood's lighter
     grain makes the wood lighter and more saturated, its colour moving along its own hue from grey,
     and sets the table's spread about its median (7.6 in 383, the finger 7.5-9 from it); the
     colour's distance across that hue, from the line through grey and the table's median a*, b*,
     is the wood's own spread only (1.1 in 383; the finger 6.4-7.7). Kept where it is over
-    `hue_spread` times the table's `spread_percentile`-th percentile of it and `min_across`, and
-    where the table round the limb is not as far across (a lamp warming half the table turns its
-    hue there: the edge of that half is off hue on both of its sides). A table of no colour
-    (its median under `min_hue_chroma` from grey) has no hue to be off."""
+    `hue_spread` times the table's `spread_percentile`-th percentile of it and `min_across`, on the
+    red side at the limb's median, and where the table round the limb is not as far across (a lamp
+    warming half the table turns its hue there: the edge of that half is off hue on both of its
+    sides). A table of no colour (its median under `min_hue_chroma` from grey) has no hue to be off."""
     import cv2
     import numpy as np
 
@@ -173,13 +173,24 @@ def _hue_limbs(red, yellow, skin, table, disc, t: float, cfg: OccluderConfig):
     chroma = math.hypot(a0, b0)
     if chroma < cfg.min_hue_chroma:
         return np.zeros(red.shape, bool), 0
-    across = np.abs((red - 128.0) * (b0 / chroma) - (yellow - 128.0) * (a0 / chroma))
+    # Signed: towards red (a hue angle below the table's) is positive.
+    redward = (red - 128.0) * (b0 / chroma) - (yellow - 128.0) * (a0 / chroma)
+    across = np.abs(redward)
     threshold = max(cfg.min_across, cfg.hue_spread * float(percentile(across[table], cfg.spread_percentile)))
     limbs, count = _limbs(cv2.morphologyEx((skin & (across > threshold)).astype(np.uint8), cv2.MORPH_OPEN, disc),
                           t, cfg)
     if not count:
         return limbs, count
-    return _apart_on_both_sides(limbs, across, table, threshold, t, cfg)
+    # Redder than the table: skin's hue is redder than a wood's (the fingers of occluded 0-383 found so,
+    # 4.0-14.1 towards red at their median); a lamp's warm pool turns the wood yellower (tinted 12: a
+    # wedge beside the tiles, 8.4 towards yellow, the table beyond it as near its hue as round a finger).
+    parts, labels = cv2.connectedComponents(limbs.astype(np.uint8))
+    redder = np.zeros(limbs.shape, bool)
+    for part in range(1, parts):
+        component = labels == part
+        if float(array_median(redward[component])) > threshold:
+            redder |= component
+    return _apart_on_both_sides(redder, across, table, threshold, t, cfg)
 
 
 def _step_limbs(light, skin, sample, disc, t: float, cfg: OccluderConfig):
