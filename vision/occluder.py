@@ -35,9 +35,11 @@ running one way, and a finger none; skin-hued pixels standing apart by part
 of the table's spread whose grain is under the table's least make limbs by
 the same rules. Last, by its lightness: a finger much lighter or darker than
 the table round it steps from it on both sides, where a lamp's light is a
-ramp and the edge of a lighter patch steps on one side only. Not found: a
-finger of the colour and lightness of a table without grain, or one too
-blurred to stand apart.
+ramp and the edge of a lighter patch steps on one side only. Last of all, by
+its hue: a finger redder than a wood lit unevenly, whose lamp-lit side moves
+the wood's colour along its own hue (not across it) and sets its spread.
+Not found: a finger of the colour and lightness of a table without grain, or
+one too blurred to stand apart.
 """
 from __future__ import annotations
 
