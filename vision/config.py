@@ -598,6 +598,10 @@ class OccluderConfig:
     hue_spread: float = 2.0
     min_across: float = 3.0
     min_hue_chroma: float = 5.0
+    # ... and only a limb on the red side of the table's hue at its median: skin is redder than wood
+    # (the fingers found: 4.0-14.1 towards red), a lamp's warm light turns wood yellower (tinted 12: a
+    # wedge beside the tiles 8.4 towards yellow, the table round it near its hue).
+    hue_redward: bool = True
     min_width: float = 0.3  # narrower than this is a printed line or a fleck, not a finger
     min_area: float = 1.0  # tiles squared
     # Over a glimpse of a tile's face (occluder._over_glimpses), a part of at least this many tiles

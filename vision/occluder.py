@@ -190,7 +190,7 @@ def _hue_limbs(red, yellow, skin, table, disc, t: float, cfg: OccluderConfig):
     redder = np.zeros(limbs.shape, bool)
     for part in range(1, parts):
         component = labels == part
-        if float(array_median(redward[component])) > threshold:
+        if not cfg.hue_redward or float(array_median(redward[component])) > threshold:
             redder |= component
     return _apart_on_both_sides(redder, across, table, threshold, t, cfg)
 

@@ -613,10 +613,11 @@ def test_the_edge_of_a_lamp_s_pool_is_no_finger():
 
 def test_the_edge_of_a_lamp_s_warmer_half_is_no_finger():
     # The evaluation set's "tinted" photo 362: a warm lamp turns the hue of one side of a wood, and
-    # a band along the edge of that side, from the photo's edge, lies across the wood's median hue
-    # by over twice the wood's spread, shaped like a finger. A finger lies on the table, off its hue
-    # on both sides; the band is off it as far on the lamp's side, where the table round it is as
-    # far across (max_ring_step), and is no finger: the photo reads exactly.
+    # a band along the edge of that side lies across the wood's median hue by over twice the wood's
+    # spread, shaped like a finger. A finger lies on the table, off its hue on both sides; the band
+    # is off it as far on the lamp's side (the ring round it at 0.95 of the threshold, the fingers
+    # found 0.10-0.14; max_ring_step). It is off towards yellow as well, where a finger is redder
+    # than wood (hue_redward): either rule alone leaves it, and the photo reads exactly.
     from vision.config import VisionConfig
 
     photo, _, score = _read_and_score("tinted", 362)
@@ -624,7 +625,23 @@ def test_the_edge_of_a_lamp_s_warmer_half_is_no_finger():
     cfg = VisionConfig()
     # (Nor the lightness step search, before it, with the same ring rule left out.)
     ringless = replace(cfg.occluder, max_ring_step=math.inf, step_spread=0.0)
-    assert _refusal("tinted", 362, replace(cfg, occluder=ringless)) == "covered"
+    assert _read_and_score("tinted", 362, replace(cfg, occluder=ringless))[2].exact
+    assert _read_and_score("tinted", 362, replace(cfg, occluder=replace(cfg.occluder, hue_redward=False)))[2].exact
+    assert _refusal("tinted", 362, replace(cfg, occluder=replace(ringless, hue_redward=False))) == "covered"
+
+
+def test_a_lamp_s_yellower_wedge_is_no_finger():
+    # The evaluation set's "tinted" photo 12: a warm lamp lights the wood below the tiles, and a
+    # wedge there, from the photo's edge to the tiles, lies across the wood's hue by over twice its
+    # spread; the table round it is near the wood's hue (0.14 of the threshold), as round a finger.
+    # It is off towards yellow, 8.4 at its median, where every finger found is 4.0-14.1 towards red:
+    # skin is redder than wood. The photo reads exactly; taken either way, it was refused as covered.
+    from vision.config import VisionConfig
+
+    photo, _, score = _read_and_score("tinted", 12)
+    assert score.exact and score.correct == len(photo.cells)
+    cfg = VisionConfig()
+    assert _refusal("tinted", 12, replace(cfg, occluder=replace(cfg.occluder, hue_redward=False))) == "covered"
 
 
 def test_the_cells_asked_about_are_no_part_of_the_table_s_sample():
