@@ -587,6 +587,21 @@ class OccluderConfig:
     ring_width: float = 0.5
     max_ring_step: float = 0.6
     step_support: float = 0.05
+    # Then, a limb of skin's hue off the table's hue (occluder._hue_limbs): its colour's distance across
+    # the table's hue (from the line through grey and the table's median a*, b*) over hue_spread times
+    # the table's spread_percentile-th percentile of that distance and min_across, the table round it
+    # (ring_width) not as far across (max_ring_step): a finger redder than a wood of about its colour
+    # whose lamp-lit grain sets the colour's spread (occluded 383: the finger 6.4-7.7 across, the
+    # wood's spread 1.1; 145's darker finger 4.3 at its median, the wood's 1.0; the edge of a lamp's
+    # warmer half, tinted 362, is as far across on both sides). A table nearer grey than
+    # min_hue_chroma has no hue. 0: not looked for.
+    hue_spread: float = 2.0
+    min_across: float = 3.0
+    min_hue_chroma: float = 5.0
+    # ... and only a limb on the red side of the table's hue at its median: skin is redder than wood
+    # (the fingers found: 4.0-14.1 towards red), a lamp's warm light turns wood yellower (tinted 12: a
+    # wedge beside the tiles 8.4 towards yellow, the table round it near its hue).
+    hue_redward: bool = True
     min_width: float = 0.3  # narrower than this is a printed line or a fleck, not a finger
     min_area: float = 1.0  # tiles squared
     # Over a glimpse of a tile's face (occluder._over_glimpses), a part of at least this many tiles

@@ -35,9 +35,11 @@ running one way, and a finger none; skin-hued pixels standing apart by part
 of the table's spread whose grain is under the table's least make limbs by
 the same rules. Last, by its lightness: a finger much lighter or darker than
 the table round it steps from it on both sides, where a lamp's light is a
-ramp and the edge of a lighter patch steps on one side only. Not found: a
-finger of the colour and lightness of a table without grain, or one too
-blurred to stand apart.
+ramp and the edge of a lighter patch steps on one side only. Last of all, by
+its hue: a finger redder than a wood lit unevenly, whose lamp-lit side moves
+the wood's colour along its own hue (not across it) and sets its spread.
+Not found: a finger of the colour and lightness of a table without grain, or
+one too blurred to stand apart.
 """
 from __future__ import annotations
 
@@ -148,7 +150,49 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
         # The table's level beside the tiles too (their shadows darken it there; sampled a tile away
         # only, the tiles' shadowed ring stepped down from it like a darker finger).
         blob, count = _step_limbs(light, skin, bare, disc, t, cfg)
+    if not count and cfg.hue_spread > 0:
+        # A finger off the table's hue, though no farther from its median than the table's own spread.
+        blob, count = _hue_limbs(red, yellow, skin, table, disc, t, cfg)
     return (blob if count else None), lat, t
+
+
+def _hue_limbs(red, yellow, skin, table, disc, t: float, cfg: OccluderConfig):
+    """(the limbs of `skin` (skin's hue, a bool mask on the shrunk photo) whose hue is off the table's
+    towards red, a bool mask; how many): a finger redder than a wood of its own lightness and of
+    about its colour (occluded 383: a* 12, b* 19 on a wood of 4, 17). A lamp's pool or the wood's lighter
+    grain makes the wood lighter and more saturated, its colour moving along its own hue from grey,
+    and sets the table's spread about its median (7.6 in 383, the finger 7.5-9 from it); the
+    colour's distance across that hue, from the line through grey and the table's median a*, b*,
+    is the wood's own spread only (1.1 in 383; the finger 6.4-7.7). Kept where it is over
+    `hue_spread` times the table's `spread_percentile`-th percentile of it and `min_across`, on the
+    red side at the limb's median, and where the table round the limb is not as far across (a lamp
+    warming half the table turns its hue there: the edge of that half is off hue on both of its
+    sides). A table of no colour (its median under `min_hue_chroma` from grey) has no hue to be off."""
+    import cv2
+    import numpy as np
+
+    a0, b0 = float(array_median(red[table])) - 128.0, float(array_median(yellow[table])) - 128.0
+    chroma = math.hypot(a0, b0)
+    if chroma < cfg.min_hue_chroma:
+        return np.zeros(red.shape, bool), 0
+    # Signed: towards red (a hue angle below the table's) is positive.
+    redward = (red - 128.0) * (b0 / chroma) - (yellow - 128.0) * (a0 / chroma)
+    across = np.abs(redward)
+    threshold = max(cfg.min_across, cfg.hue_spread * float(percentile(across[table], cfg.spread_percentile)))
+    limbs, count = _limbs(cv2.morphologyEx((skin & (across > threshold)).astype(np.uint8), cv2.MORPH_OPEN, disc),
+                          t, cfg)
+    if not count:
+        return limbs, count
+    # Redder than the table: skin's hue is redder than a wood's (the fingers of occluded 0-383 found so,
+    # 4.0-14.1 towards red at their median); a lamp's warm pool turns the wood yellower (tinted 12: a
+    # wedge beside the tiles, 8.4 towards yellow, the table beyond it as near its hue as round a finger).
+    parts, labels = cv2.connectedComponents(limbs.astype(np.uint8))
+    redder = np.zeros(limbs.shape, bool)
+    for part in range(1, parts):
+        component = labels == part
+        if not cfg.hue_redward or float(array_median(redward[component])) > threshold:
+            redder |= component
+    return _apart_on_both_sides(redder, across, table, threshold, t, cfg)
 
 
 def _step_limbs(light, skin, sample, disc, t: float, cfg: OccluderConfig):
@@ -186,24 +230,41 @@ def _step_limbs(light, skin, sample, disc, t: float, cfg: OccluderConfig):
     step = steps(sample & (np.abs(step) <= threshold))
     blob = np.zeros(light.shape, bool)
     count = 0
-    size = max(3, 2 * int(round(cfg.ring_width * t)) + 1)
-    ring_disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
     for sign in (1.0, -1.0):
         limbs, n = _limbs(cv2.morphologyEx((skin & (sign * step > threshold)).astype(np.uint8), cv2.MORPH_OPEN, disc),
                           t, cfg)
-        if not n:
-            continue
-        parts, labels = cv2.connectedComponents(limbs.astype(np.uint8))
-        for part in range(1, parts):
-            component = labels == part
+        if n:
             # Lighter (or darker) than the table on both sides, as a finger lies on it: the edge of
             # a lighter plank or of a lamp's pool steps as far on its other side, where the level
             # has not caught up (tinted 94, 95, 107 at 4 times the median step: the ring's median
             # 0.84-0.98 of the threshold; the fingers of occluded 195, 290, 292, 296: -0.66-0.39).
-            ring = (cv2.dilate(component.astype(np.uint8), ring_disc) > 0) & ~component & sample
-            if ring.any() and float(array_median(sign * step[ring])) <= cfg.max_ring_step * threshold:
-                blob |= component
-                count += 1
+            kept, n = _apart_on_both_sides(limbs, sign * step, sample, threshold, t, cfg)
+            blob |= kept
+            count += n
+    return blob, count
+
+
+def _apart_on_both_sides(limbs, measure, sample, threshold: float, t: float, cfg: OccluderConfig):
+    """(the parts of `limbs` (a bool mask) round which the table stays near its own level, a bool mask;
+    how many): the median of `measure` (a plane, the same measure the limbs stand apart by) over the
+    table (`sample`, a bool mask) within `ring_width` tiles of a part is at most `max_ring_step` times
+    `threshold`. A finger lies on the table and stands apart from it on both sides; the edge of a
+    lighter plank, of a lamp's pool or of its warmer half stands apart on one side only, the table
+    beyond it as far off."""
+    import cv2
+    import numpy as np
+
+    size = max(3, 2 * int(round(cfg.ring_width * t)) + 1)
+    ring_disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    blob = np.zeros(limbs.shape, bool)
+    count = 0
+    parts, labels = cv2.connectedComponents(limbs.astype(np.uint8))
+    for part in range(1, parts):
+        component = labels == part
+        ring = (cv2.dilate(component.astype(np.uint8), ring_disc) > 0) & ~component & sample
+        if ring.any() and float(array_median(measure[ring])) <= cfg.max_ring_step * threshold:
+            blob |= component
+            count += 1
     return blob, count
 
 

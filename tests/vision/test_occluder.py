@@ -91,3 +91,35 @@ def test_a_wedge_from_the_photo_s_edge_is_no_limb_a_bar_as_wide_on_average_is():
     bar = np.zeros((120, 160), np.uint8)
     cv2.line(bar, (0, 48), (34, 48), 1, thickness=8)  # as long, 0.8 wide all along
     assert _limbs(bar, t, cfg)[1] == 1
+
+
+def test_a_finger_off_the_table_s_hue_is_found_a_patch_along_it_is_not():
+    # A wood lit unevenly: its colour moves along its own hue from grey (lighter grain, more
+    # saturated), which sets the spread of its colour about its median. A finger as far from that
+    # median but redder lies across the hue, where the wood hardly varies; a patch as far off along
+    # the hue is the wood's own light.
+    from vision.config import OccluderConfig
+    from vision.occluder import _hue_limbs
+
+    cfg, t = OccluderConfig(), 10.0
+    rng = np.random.default_rng(3)
+    shape = (90, 120)
+    along = rng.uniform(0.8, 1.4, shape)  # the wood's chroma, times its median's
+    red = (128 + 4.0 * along + rng.normal(0, 0.3, shape)).astype(np.float32)
+    yellow = (128 + 17.0 * along + rng.normal(0, 0.3, shape)).astype(np.float32)
+    skin = np.ones(shape, bool)
+    table = np.ones(shape, bool)
+    table[40:80, 10:50] = False  # the tiles and the wood beside them
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    finger = np.zeros(shape, np.uint8)
+    cv2.line(finger, (119, 10), (60, 30), 1, thickness=8)  # 6 tiles long from the photo's edge, 0.8 across
+    on = finger > 0
+    lit = red.copy(), yellow.copy()
+    lit[0][on], lit[1][on] = 128 + 6.4, 128 + 27.2  # along the hue: chroma 1.6 times the median's
+    assert _hue_limbs(*lit, skin, table, disc, t, cfg)[1] == 0
+    red[on], yellow[on] = 128 + 12.0, 128 + 19.0  # as far from the median, across the hue
+    blob, count = _hue_limbs(red, yellow, skin, table, disc, t, cfg)
+    assert count == 1 and blob[on].mean() > 0.8 and not blob[~on].any()
+    grey = red * 0 + 128.0, yellow * 0 + 128.0  # a table of no colour has no hue to be off
+    grey[0][on], grey[1][on] = 128 + 12.0, 128 + 19.0
+    assert _hue_limbs(*grey, skin, table, disc, t, cfg)[1] == 0
