@@ -195,9 +195,27 @@ class LatticeConfig:
     # (cutoff 168-191: 0.95-1.00 of the sliver dark), and so does a loose tile there. Under
     # `min_sliver_dark` of it dark, it is the tile beside it, its thick side seen at an angle, and the
     # table (board 75, 136: 0.46-0.49, refused as cut off), or the board's print (board 55: 0.56,
-    # asked about as a loose tile): neither cut off nor asked about.
+    # asked about as a loose tile): neither cut off nor asked about. A sliver of a tile's face with its
+    # design's paint in it measured 0.66 (cutoff 369, an orange tile at the photo's edge, dropped
+    # without a word at 0.7), the table and sides beside a tile 0.40-0.49 (board 75, cutoff 89).
     cut_sliver_outside: float = 0.85
-    min_sliver_dark: float = 0.7
+    min_sliver_dark: float = 0.6
+    # A cell at most `max_edge_light_outside` outside the photo whose photo's own pixels along the edge
+    # where it meets it (as _unseen_cell takes them) are at most `max_light_edge_dark` dark: no tile
+    # runs out of the photo there (a tile cut across shows its black face and edge band along the
+    # edge: the cut-off set's tiles 0.12 or more; steep 71 and tinted 202, a tile's side and a shadow
+    # refused as cut off: 0.00; board 29 and 238's print 0.07, too near to tell). Judged as a cell
+    # inside the photo (lattice._crosses_edge).
+    max_edge_light_outside: float = 0.85
+    max_light_edge_dark: float = 0.02
+    # A cell joining a tile read to a tile-black cell at its corner at the photo's edge (lattice.
+    # _joined_at_edge) is the grid running out of the photo when the part of it that shows is tile-black
+    # (`min_cut_dark`, `cut_level_ratio`), or, where a design's paint takes most of it (a circle cut by
+    # the edge: cutoff 383, 0.30 dark), at least `min_join_dark` of it dark as dark as the tiles' own
+    # faces (at most `join_level_ratio` times their level: 0.98 there; a board's letters and lines at
+    # the photo's edge 1.29-1.49).
+    min_join_dark: float = 0.25
+    join_level_ratio: float = 1.1
     # and that part as dark as the tiles' own faces: a printed board's dark squares, the
     # side of a tile seen at an angle, are lighter (faces measured 0.73-1.43 times the
     # tiles' level on the evaluation sets' cut-off photos; boards' false cuts 1.9-2.4)

@@ -357,6 +357,27 @@ def test_a_sliver_of_a_tile_s_face_along_the_photo_s_edge_is_a_cut_off_grid(seed
     assert "outside the photo" in str(refused.value)
 
 
+@pytest.mark.parametrize("seed", [369, 383])
+def test_a_tile_the_photo_s_edge_cuts_through_its_design_is_a_cut_off_grid(seed):
+    # The evaluation set's "cutoff" photos 369 and 383: an orange tile at the photo's right edge,
+    # its cell 0.90 outside, the sliver that shows 0.66 dark with its paint in it (369); a purple
+    # circle cut open by the left edge, 0.30 dark as dark as the tiles' faces, joining a tile read
+    # to a line of tiles down the edge (383). Both were read with tiles dropped without a word
+    # (1 and 3 of them); a tile cut by the edge is in the photo: refused as cut off.
+    assert _refusal("cutoff", seed) == "cut-off"
+
+
+@pytest.mark.parametrize("condition, seed", [("steep", 71), ("tinted", 202)])
+def test_dark_beside_the_tiles_that_does_not_reach_the_photo_s_edge_is_no_cut_off_grid(condition, seed):
+    # The evaluation sets' photos steep 71 and tinted 202: a cell beside a tile 0.63-0.77 outside the
+    # photo, its part that shows dark (a tile's side at an angle, the table's far side under the
+    # lamp), was taken for a tile running out of the photo and the photos refused as cut off. The
+    # photo's own pixels along its edge there show no dark at all (a tile cut by the edge lays its
+    # black face along it: 0.12 of them or more): every tile is read (lattice._crosses_edge).
+    photo, result, score = _read_and_score(condition, seed)
+    assert score.exact and score.correct == len(photo.cells)
+
+
 def test_the_two_bowls_of_a_printed_8_are_one_tile_left_out_at_most():
     # The evaluation set's "board" photo 109: the bowls of the board's printed "8"s and "B"s, each
     # a light hole ringed by ink, were six designs left off the grid, and the photo, its every tile
