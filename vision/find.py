@@ -441,6 +441,7 @@ def faces_without_design(candidates: Candidates, config: FindConfig):
     import numpy as np
 
     dark = candidates.dark
+    strict = dark if candidates.strict is None else candidates.strict
     height, width = dark.shape
     centres = np.asarray(candidates.centres, np.float64).reshape(-1, 2)
     trusted = np.nonzero(np.asarray(candidates.trusted, bool))[0] if candidates.trusted is not None else []
@@ -466,6 +467,13 @@ def faces_without_design(candidates: Candidates, config: FindConfig):
         pixels = (inside[::2, ::2] > 0) & (dark[rows, cols] > 0)
         if not pixels.any():
             continue
+        if strict is not dark:
+            # The face's own level: a dark paint (a deep green design under a highlight, no hole left
+            # but the highlight's) is in the loose mask and not in the strict one, and would count as
+            # a face lighter than the tiles'.
+            face_pixels = pixels & (strict[rows, cols] > 0)
+            if face_pixels.any():
+                pixels = face_pixels
         level = float(array_median(_levels(candidates.masks, rows, cols, pixels)))
         around = (slice(max(0, y - h // 2), min(height, y + h + h // 2), 2),
                   slice(max(0, x - w // 2), min(width, x + w + w // 2), 2))
