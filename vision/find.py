@@ -432,7 +432,9 @@ def faces_without_design(candidates: Candidates, config: FindConfig):
     A tile whose design runs out through its margin (glare across its edge, a far tile's blur)
     leaves no hole, so it is never a candidate: its black face is such a blob, a "C" whose convex
     hull is the tile. A level is a blob's median brightness over the table's around it (a tile's
-    face is dark; a printed square, a shadow, a cloth's pattern lighter). `clipped` says where the
+    face is dark; a printed square, a shadow, a cloth's pattern lighter), over the blob's pixels in
+    the strict mask where it has any: a dark paint the loose mask took in with the face (a deep green
+    design under a highlight, no hole left but the highlight's) is no face. `clipped` says where the
     table around a blob (its box grown by half its size each way, the pixels not dark) is mostly
     at the camera's clip (`FindConfig.clipped`): the table's brightness there is only a lower bound
     of the light on it, and the blob's level over it only an upper bound.
