@@ -172,6 +172,12 @@ class LatticeConfig:
     max_faceless_solidity: float = 0.9
     min_faceless_solidity: float = 0.3
     max_faceless_level_ratio: float = 1.25
+    # The blob's level is its grey pixels' (chroma under `max_face_chroma`) when they are at least this
+    # share of it: a tile's face is most of the dark of a tile whose dark paint the loose mask took in
+    # (groups 379: a deep green square under a highlight, 1.30 times the faces' level with its paint,
+    # 0.95 without). A board's coloured print is mostly colour and keeps its level; a grey print has
+    # nothing left out.
+    min_faceless_grey: float = 0.5
     # ... and more than this outside, too little of it shows to tell whether a tile lies there: beside
     # a tile, the grid may go on outside the photo (refused as cut off)
     max_outside_unseen: float = 0.97

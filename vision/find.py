@@ -422,7 +422,8 @@ def face_levels(candidates: Candidates, indices=None):
     return np.array(out, np.float64)
 
 
-def faces_without_design(candidates: Candidates, config: FindConfig):
+def faces_without_design(candidates: Candidates, config: FindConfig, max_chroma: int | None = None,
+                         min_grey: float = 0.5):
     """(hull centres N x 2, areas N, hull areas N, levels N, clipped N, cut N, face level) of the dark
     blobs of `candidates`' loose mask that hold no hole found, of `min_faceless_area` pixels or more;
     `cut` says which touch the image's border (a tile's face the photo's edge cuts shows only in
@@ -432,7 +433,10 @@ def faces_without_design(candidates: Candidates, config: FindConfig):
     A tile whose design runs out through its margin (glare across its edge, a far tile's blur)
     leaves no hole, so it is never a candidate: its black face is such a blob, a "C" whose convex
     hull is the tile. A level is a blob's median brightness over the table's around it (a tile's
-    face is dark; a printed square, a shadow, a cloth's pattern lighter). `clipped` says where the
+    face is dark; a printed square, a shadow, a cloth's pattern lighter); with `max_chroma`, over its
+    grey pixels (chroma under it) where they are at least `min_grey` of the blob: a dark paint the
+    loose mask took in with the face (a deep green design under a highlight, no hole left but the
+    highlight's) is no face. `clipped` says where the
     table around a blob (its box grown by half its size each way, the pixels not dark) is mostly
     at the camera's clip (`FindConfig.clipped`): the table's brightness there is only a lower bound
     of the light on it, and the blob's level over it only an upper bound.
@@ -466,6 +470,16 @@ def faces_without_design(candidates: Candidates, config: FindConfig):
         pixels = (inside[::2, ::2] > 0) & (dark[rows, cols] > 0)
         if not pixels.any():
             continue
+        if max_chroma is not None:
+            # The face's own level: a dark paint (a deep green design under a highlight, no hole left
+            # but the highlight's) is in the loose mask with the face and would count as a face
+            # lighter than the tiles'. Its pixels are colourful, a tile's face grey: the level is the
+            # grey pixels' where they are most of the blob (a tile's face is most of its dark).
+            chroma = value[rows, cols][pixels].astype(np.int16) - candidates.masks.least[rows, cols][pixels]
+            grey = chroma < max_chroma
+            if grey.sum() >= min_grey * grey.size:
+                pixels = pixels.copy()
+                pixels[pixels] = grey
         level = float(array_median(_levels(candidates.masks, rows, cols, pixels)))
         around = (slice(max(0, y - h // 2), min(height, y + h + h // 2), 2),
                   slice(max(0, x - w // 2), min(width, x + w + w // 2), 2))

@@ -174,10 +174,11 @@ def faceless_tiles(lattice: Lattice, candidates, scale: float, tiles, asked, con
 
     from vision.find import faces_without_design
 
-    centres, areas, hull_areas, levels, clipped, cut, face_level = faces_without_design(candidates, config.find)
+    cfg = config.lattice
+    centres, areas, hull_areas, levels, clipped, cut, face_level = faces_without_design(
+        candidates, config.find, cfg.max_face_chroma, cfg.min_faceless_grey)
     if not len(centres) or face_level is None:
         return []
-    cfg = config.lattice
     at = lattice.to_lattice(centres / scale)
     # A cell's area in work-image pixels where each blob lies.
     steps = [lattice.to_image(at + d) * scale for d in ((0.5, 0), (-0.5, 0), (0, 0.5), (0, -0.5))]
