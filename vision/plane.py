@@ -526,8 +526,10 @@ def _join(main: dict[Cell, int], group: dict[Cell, int], homography, pts, frames
     # own steps 0.45 of a cell on the map, placed a cell short, four tiles confidently wrong). A best
     # shift on the edge of those tried is no proof that it beats the shifts beyond it: they are tried
     # too, the shifts round the best, until the best has a shift tried on every side of it (at most
-    # `join_reach` cells out).
-    for _ in range(config.join_reach):
+    # `join_reach` cells out). Not for a lone design: it has no steps of its own to show that the map
+    # misjudges its place, and moved cells from where the map puts it, it is print the map bends to
+    # take in (board 154: a printed glyph 1.8 cells from where the map put it, joined there).
+    for _ in range(config.join_reach if len(group) >= config.join_reach_min_size else 0):
         tried = [(fitted[0], shift) for shift, fitted in shifts.items() if fitted is not None]
         if not tried:
             break
