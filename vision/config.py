@@ -537,6 +537,10 @@ class PlaneConfig:
     # A separate group whose every design the lattice's map puts within this of a node (cells) is
     # also tried with each design on its own node (plane._join).
     snap_join_offset: float = 0.15
+    # A group's best shift on the edge of the shifts tried (one cell each way of where the lattice's
+    # map puts it) has the shifts round it tried too, up to this many times (plane._join).
+    join_reach: int = 3
+    join_reach_min_size: int = 2  # designs in the group, at least (a lone design is tried one cell each way only)
     shape_weight: float = 0.5  # weight of the tiles' ellipses against their centres in placing a group
     # A group placed by less than this over the next place (relative score, plane._join) is in doubt:
     # the photo is refused as "unplaced" (pipeline.read_image).

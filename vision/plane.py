@@ -479,7 +479,8 @@ def _join(main: dict[Cell, int], group: dict[Cell, int], homography, pts, frames
     The group's own cells are turned by the quarter turn that matches its
     frame to the lattice's there, and shifted by the whole number of cells
     that brings them nearest where the lattice's map puts them, or one cell
-    more or less each way; of these placements, the one whose joint fit
+    more or less each way (and beyond, while the best is on the edge of
+    those tried); of these placements, the one whose joint fit
     (centres, and each tile's ellipse against the map's stretch) is best
     wins. `margin` is how clearly it beat the runner-up.
     """
@@ -499,35 +500,56 @@ def _join(main: dict[Cell, int], group: dict[Cell, int], homography, pts, frames
     q = int(np.argmax([np.trace(t.T @ m) for t in turns]))
     turned = own @ turns[q].T
     centre = np.rint(array_median(seen - turned, axis=0))
-    placements = [turned + centre + (dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+
+    def fit(placed):
+        """(score, worst centre's error, cells, homography) of the group at `placed`, or None."""
+        cells = dict(main)
+        for (col, row), k in zip(placed, members):
+            key = (int(round(row)), int(round(col)))
+            if key in cells:
+                return None
+            cells[key] = k
+        grid = np.array([(c, r) for (r, c) in cells], np.float64)
+        at = np.array([pts[k] for k in cells.values()], np.float64)
+        h = fit_projective(grid, at, [(frames.whiten[k], frames.unwhiten[k]) for k in cells.values()])
+        if h is None:
+            return None
+        error = np.linalg.norm(to_lattice(h, at) - grid, axis=1)
+        shape = _shape_error(h, grid, [frames.whiten[k] for k in cells.values()])
+        return float(np.sqrt(np.mean(error ** 2)) + config.shape_weight * shape), float(error.max()), cells, h
+
+    # Shifts of the group (whole cells) from where the lattice's map puts it, each tried once.
+    shifts = {(dx, dy): fit(turned + centre + (dx, dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+    # The lattice's map reaches a far group only as well as the tiles it was fitted to fix it: a line
+    # of three fixes the perspective along it from its own three tiles, and put a group beyond a gap
+    # half a cell per cell (groups 375: a line of three two cells past a line of three on one row, its
+    # own steps 0.45 of a cell on the map, placed a cell short, four tiles confidently wrong). A best
+    # shift on the edge of those tried is no proof that it beats the shifts beyond it: they are tried
+    # too, the shifts round the best, until the best has a shift tried on every side of it (at most
+    # `join_reach` cells out). Not for a lone design: it has no steps of its own to show that the map
+    # misjudges its place, and moved cells from where the map puts it, it is print the map bends to
+    # take in (board 154: a printed glyph 1.8 cells from where the map put it, joined there).
+    for _ in range(config.join_reach if len(group) >= config.join_reach_min_size else 0):
+        tried = [(fitted[0], shift) for shift, fitted in shifts.items() if fitted is not None]
+        if not tried:
+            break
+        bx, by = min(tried)[1]
+        ring = [(bx + dx, by + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+        new = [shift for shift in ring if shift not in shifts]
+        if not new:
+            break
+        for shift in new:
+            shifts[shift] = fit(turned + centre + shift)
+    scored = [fitted for fitted in shifts.values() if fitted is not None]
     if float(np.abs(seen - np.rint(seen)).max()) <= config.snap_join_offset:
         # Every tile of the group on a node of the lattice's map: each on its own node, whatever the
         # group's own steps say (a step across a gap taken one cell too long puts one tile a cell
         # off in the group's frame, and no shift of it fits one plane with the lattice).
         snapped = np.rint(seen)
-        if not any(np.array_equal(snapped, placed) for placed in placements):
-            placements.append(snapped)
-    scored = []
-    for placed in placements:
-        cells = dict(main)
-        clash = False
-        for (col, row), k in zip(placed, members):
-            key = (int(round(row)), int(round(col)))
-            if key in cells:
-                clash = True
-                break
-            cells[key] = k
-        if clash:
-            continue
-        grid = np.array([(c, r) for (r, c) in cells], np.float64)
-        at = np.array([pts[k] for k in cells.values()], np.float64)
-        h = fit_projective(grid, at, [(frames.whiten[k], frames.unwhiten[k]) for k in cells.values()])
-        if h is None:
-            continue
-        error = np.linalg.norm(to_lattice(h, at) - grid, axis=1)
-        shape = _shape_error(h, grid, [frames.whiten[k] for k in cells.values()])
-        score = float(np.sqrt(np.mean(error ** 2)) + config.shape_weight * shape)
-        scored.append((score, float(error.max()), cells, h))
+        if not any(np.array_equal(snapped, turned + centre + shift) for shift in shifts):
+            fitted = fit(snapped)
+            if fitted is not None:
+                scored.append(fitted)
     if not scored:
         return None
     scored.sort(key=lambda s: s[0])

@@ -194,6 +194,18 @@ def test_a_group_with_a_step_taken_a_cell_too_long_is_joined_tile_by_tile():
     assert score.exact and score.correct == len(photo.cells)
 
 
+def test_a_far_group_the_near_group_s_map_misjudges_is_placed_on_its_own_cells():
+    # The evaluation set's "groups" photo 375: a line of three squares and, two cells further on
+    # the same row, a line of three clovers. The clovers' map, fitted to a line of three, put the
+    # squares half a cell apart; of the shifts one cell each way of where it put them, the best
+    # (one cell short, on the edge of those tried) beat the others by 0.42, and four tiles were read
+    # sure on the wrong cells. The shifts beyond it are tried too: the right one fits four times
+    # better.
+    photo, result, score = _read_and_score("groups", 375)
+    assert score.confidently_wrong == 0
+    assert score.exact and score.correct == len(photo.cells)
+
+
 def test_a_design_that_would_lie_over_a_tile_read_beside_it_is_no_missing_tile():
     from vision.config import LatticeConfig
     from vision.lattice import TileCell, _overlaps
