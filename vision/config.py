@@ -366,6 +366,13 @@ class DesignConfig:
     # 141, 245, 261), wrong 0.02-0.44 (a glared wild's star, a square's mend to a star, a
     # mis-centred patch).
     min_glared_change: float = 0.6
+    # A design read again in white light (pipeline.reread_in_white) as another design at least this sure
+    # keeps its own confidence wherever the two outlines differ: under a strongly tinted light the
+    # design's contrast against the face is the light's, not the paint's, and the first outline may be
+    # bent where no highlight lies (tinted 250: a blue four-point star under a blue lamp read an
+    # eight-point star at 0.24, in white light a four-point star at 0.78, 20% of the change under the
+    # highlight).
+    min_white_reread: float = 0.7
     # A cell the search left "a tile may be missing here" is a tile when its design, cut at its node,
     # reads at least this sure (pipeline.read_asked): well past SURE_AT, since the search did not trust
     # that design. On seeds 12-47 of board, occluded, mixed, large, groups, packed and extreme and

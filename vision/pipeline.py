@@ -594,7 +594,9 @@ def reread_in_white(patches, designs, lights, config: DesignConfig) -> list[int]
     than the first is kept (its outline is the better one) but no surer than the first, unless most
     of the pixels the two disagree on lie under the highlight (design.glare_share at least
     `min_glared_change`): then it is the first outline where the glare had not bent it, and keeps its
-    own confidence.
+    own confidence. So does one read at least `min_white_reread` sure: under a strongly tinted light
+    the design's contrast against the face is the light's, and the first outline may be bent where no
+    highlight lies.
     """
     from vision.colour import highlight_light, white_balanced
     from vision.design import classify_designs, design_outline, core_margin, glare_share, glared
@@ -616,10 +618,10 @@ def reread_in_white(patches, designs, lights, config: DesignConfig) -> list[int]
     again = classify_designs([outline for _, outline in tried], config.patch_size)
     for (k, _), reading in zip(tried, again):
         if reading.confidence > designs[k].confidence:
-            if reading.design != designs[k].design \
+            if reading.design != designs[k].design and reading.confidence < config.min_white_reread \
                     and glare_share(patches[k], designs[k].mask, reading.mask, config) < config.min_glared_change:
-                # The two readings disagree, and not where the highlight lies: the tile stays as unsure
-                # as the first one was.
+                # The two readings disagree, and not where the highlight lies, and the second is not
+                # clearly sure: the tile stays as unsure as the first one was.
                 reading = replace(reading, confidence=designs[k].confidence)
             designs[k] = reading
             if k not in changed:

@@ -300,6 +300,37 @@ def test_a_design_read_again_as_another_where_the_highlight_lies_keeps_its_own_c
     assert designs[0].design == "1" and designs[0].confidence >= SURE_AT
 
 
+def test_a_design_read_again_in_white_light_as_another_keeps_its_confidence_when_clearly_sure():
+    # A blue circle under a warm lamp, the lamp's highlight on the face's corner, first read as an
+    # eight-point star at 0.2 (a patch cut off its tile: the first outline differs all over, not where
+    # the highlight lies). Read again in white light it is a circle, well sure: past
+    # DesignConfig.min_white_reread it keeps its own confidence; short of it, the tile stays as
+    # unsure as the first reading was.
+    from dataclasses import replace
+
+    from vision.config import SURE_AT, DesignConfig
+    from vision.design import classify_design, draw_design, glare_share
+    from vision.pipeline import reread_in_white
+
+    def painted(design):
+        grey = draw_design(design, 64, 0.02)
+        weight = (grey.astype(np.float32) - grey.min()) / (int(grey.max()) - int(grey.min()))
+        face = np.array([22, 18, 16], np.float32)
+        return (face + weight[..., None] * (np.array((200, 110, 30), np.float32) - face)).astype(np.uint8)
+
+    light = (0.6, 1.0, 1.4)
+    tinted = _under_lamp(painted("1"), light, (9, 9), 6.0, 0.6)
+    star = replace(classify_design(_under_lamp(painted("6"), light, (9, 9), 6.0, 0.0)), confidence=0.2)
+    config = DesignConfig()
+    designs = [star]
+    assert reread_in_white([tinted], designs, [light], config) == [0]
+    assert designs[0].design == "1" and designs[0].confidence >= config.min_white_reread
+    assert glare_share(tinted, star.mask, designs[0].mask, config) < config.min_glared_change
+    held = [star]
+    assert reread_in_white([tinted], held, [light], replace(config, min_white_reread=1.01)) == [0]
+    assert held[0].design == "1" and held[0].confidence == 0.2 < SURE_AT
+
+
 def _green_square(bite_centre=None):
     """A green square on its black face, a round bite of face taken out of its top side at `bite_centre`."""
     import cv2
