@@ -251,8 +251,6 @@ def find_tiles(image, config: FindConfig | None = None, valid=None) -> Candidate
 
     `valid` (bool, optional) marks the pixels that belong to the photo (see surface_masks).
     """
-    import numpy as np
-
     cfg = config or FindConfig()
     masks = surface_masks(image, cfg, valid)
     loose, strict = masks.loose, masks.strict

@@ -322,12 +322,11 @@ def _region(cells, homography, shape, cfg: LatticeConfig) -> tuple[int, int, int
     height, width = shape[:2]
 
     def outside(points) -> bool:
-        from vision.plane import to_image
+        from vision.plane import to_image_in_front
 
-        homog = np.hstack([points, np.ones((len(points), 1))]) @ homography.T
-        if (homog[:, 2] <= 0).any():
+        p = to_image_in_front(homography, points)
+        if p is None:
             return True
-        p = homog[:, :2] / homog[:, 2:3]
         return bool(((p[:, 0] < -0.5 * width) | (p[:, 0] > 1.5 * width) | (p[:, 1] < -0.5 * height)
                      | (p[:, 1] > 1.5 * height)).all())
 
@@ -491,8 +490,6 @@ class _Evidence:
 
 def _block_sums(mask, rows: int, cols: int, px: int, weights):
     """Sum of `mask` under each weight pattern (K x px x px) over every cell: rows x cols x K."""
-    import numpy as np
-
     blocks = mask.reshape(rows, px, cols, px).transpose(0, 2, 1, 3).reshape(rows, cols, px * px)
     return blocks @ weights.reshape(len(weights), px * px).T
 
@@ -1231,15 +1228,16 @@ def _edge_dark(ev: _Evidence, i: int, j: int, cfg: LatticeConfig) -> float:
     import cv2
     import numpy as np
 
+    from vision.plane import to_image_in_front
+
     rect, photo = ev.rect, ev.photo
     row, col = rect.top + i, rect.left + j
     reach = 0.5 + cfg.unseen_cell_reach
     corners = np.array([(col - reach, row - reach), (col + reach, row - reach), (col + reach, row + reach),
                         (col - reach, row + reach)], np.float64)
-    homog = np.hstack([corners, np.ones((4, 1))]) @ rect.homography.T
-    if (homog[:, 2] <= 0).any():
+    quad = to_image_in_front(rect.homography, corners)
+    if quad is None:
         return 1.0  # the cell reaches behind the camera: nothing to tell from
-    quad = homog[:, :2] / homog[:, 2:3]
     height, width = photo.shape[:2]
     lo = np.floor(quad.min(axis=0)).astype(int)
     hi = np.ceil(quad.max(axis=0)).astype(int)

@@ -603,11 +603,23 @@ def to_lattice(h, points):
 
 def to_image(h, points):
     """Image (x, y) of lattice points (col, row) (N x 2) under h."""
+    return _project(h, points)[0]
+
+
+def to_image_in_front(h, points):
+    """to_image, or None when a point maps behind the camera (the map's w <= 0): its image
+    would come out mirrored, meaningless."""
+    image, w = _project(h, points)
+    return None if (w <= 0).any() else image
+
+
+def _project(h, points):
+    """(image (x, y) of lattice points (col, row) under h, each point's w)."""
     import numpy as np
 
     pts = np.asarray(points, np.float64).reshape(-1, 2)
     homog = np.hstack([pts, np.ones((len(pts), 1))]) @ h.T
-    return homog[:, :2] / homog[:, 2:3]
+    return homog[:, :2] / homog[:, 2:3], homog[:, 2]
 
 
 def jacobian(h, x: float, y: float):

@@ -657,8 +657,6 @@ def _soft_blur(image, sigma: float):
 
 def _draw_finger(image, scene: Scene, on_table, above) -> None:
     """A finger reaching over the grid (through `above`, a plane over the tiles) and its soft shadow on the table."""
-    import cv2
-
     x, y, angle, width = scene.finger
     a = math.radians(angle)
     along = np.array([math.cos(a), math.sin(a)])

@@ -2,8 +2,6 @@
 guessing from many addresses, the table token, and secrets kept out of logs and answers."""
 from __future__ import annotations
 
-import pytest
-
 from .conftest import PIN
 
 

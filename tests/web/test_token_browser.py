@@ -3,7 +3,6 @@ the table token it got when it unlocked and sends it with every tap (Chromium, a
 from __future__ import annotations
 
 import http.client
-import json
 import re
 
 import pytest
