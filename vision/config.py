@@ -206,14 +206,6 @@ class LatticeConfig:
     # without a word at 0.7), the table and sides beside a tile 0.40-0.49 (board 75, cutoff 89).
     cut_sliver_outside: float = 0.85
     min_sliver_dark: float = 0.6
-    # A cell at most `max_edge_light_outside` outside the photo whose photo's own pixels along the edge
-    # where it meets it (as _unseen_cell takes them) are at most `max_light_edge_dark` dark: no tile
-    # runs out of the photo there (a tile cut across shows its black face and edge band along the
-    # edge: the cut-off set's tiles 0.12 or more; steep 71 and tinted 202, a tile's side and a shadow
-    # refused as cut off: 0.00; board 29 and 238's print 0.07, too near to tell). Judged as a cell
-    # inside the photo (lattice._crosses_edge).
-    max_edge_light_outside: float = 0.85
-    max_light_edge_dark: float = 0.02
     # A cell joining a tile read to a tile-black cell at its corner at the photo's edge (lattice.
     # _joined_at_edge) is the grid running out of the photo when the part of it that shows is tile-black
     # (`min_cut_dark`, `cut_level_ratio`), or, where a design's paint takes most of it (a circle cut by

@@ -820,7 +820,7 @@ def _decide(ev: _Evidence, cfg: LatticeConfig) -> tuple[list[TileCell], list[Cel
             key = (rect.top + i, rect.left + j)
             if key in tiles:
                 continue
-            if ev.outside[i, j] > cfg.min_outside_cut and _crosses_edge(ev, i, j, cfg):
+            if ev.outside[i, j] > cfg.min_outside_cut:
                 if cfg.cut_sliver_outside < ev.outside[i, j] <= cfg.max_outside_unseen \
                         and ev.dark_inside[i, j] < cfg.min_sliver_dark:
                     # A sliver at the photo's edge, much of it light: no tile's black edge band but the
@@ -1260,23 +1260,6 @@ def _edge_dark(ev: _Evidence, i: int, j: int, cfg: LatticeConfig) -> float:
     # table beside the tile, or the tile's design; a tile's face is far darker than either).
     table = percentiles_of_counts(np.bincount(value[mask > 0].ravel(), minlength=256), (90,))[0]
     return float((value[band].astype(np.float32) < ev.dark_ratio * table).mean())
-
-
-def _crosses_edge(ev: _Evidence, i: int, j: int, cfg: LatticeConfig) -> bool:
-    """Whether a tile on the cell (row `i`, column `j` of the rectified picture), partly outside the
-    photo, could run out of it: the photo's own pixels where the cell meets its edge are dark (a tile's
-    black face and edge band cross the edge there), or too little of the cell shows to tell.
-
-    A cell at most `max_edge_light_outside` outside, the part that shows as much as a tile's sliver or
-    more, with a tile on it would be cut across by the photo's edge: its face, at least its black edge
-    band, lies along that edge (`_edge_dark`: the cut-off set's tiles so cut 0.12 dark or more). Where
-    at most `max_light_edge_dark` of it is dark, no tile runs out of the photo there: whatever dark
-    the cell shows lies wholly inside the photo (a tile's side seen at an angle, a shadow: steep 71
-    and tinted 202, 0.00, were refused as cut off), and is judged as any cell inside the photo is.
-    A board's print at the edge measured 0.07 (board 29 and 238): too near the tiles' to tell."""
-    if ev.photo is None or ev.outside[i, j] > cfg.max_edge_light_outside:
-        return True
-    return _edge_dark(ev, i, j, cfg) > cfg.max_light_edge_dark
 
 
 def _joined_at_edge(cell: Cell, tiles, ev: _Evidence, cfg: LatticeConfig) -> bool:
