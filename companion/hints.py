@@ -62,25 +62,20 @@ def parse_hand_tiles(tiles: Any, tileset: str) -> list[str]:
     return hand
 
 
-def hint(table, player: int, tiles: Any) -> dict[str, Any]:
-    """The hint for `player`'s hand at `table`: an arrangement, or trade advice for the tokens left.
-
-    Raises HintRefused (hints off, another game, no such player) and
-    InputError (a bad hand, or one a box cannot hold).
-    """
-    return quick_hint(table, player, tiles, defer=False)[0]
-
-
 def quick_hint(table, player: int, tiles: Any, defer: bool = True
                ) -> tuple[dict[str, Any], Callable[[], dict[str, Any]] | None]:
-    """The hint at once, and what is still to come: (answer, later).
+    """The hint for `player`'s hand at `table` (an arrangement, or trade advice for the tokens left)
+    at once, and what is still to come: (answer, later).
 
     With `defer` and two trade tokens left, a hand that cannot be arranged is
     answered with the one-trade advice (`"two_trades": "pending"`, every
     `p_two` None), and `later` is a function, touching no table, that works out
     the whole two-trade answer (`"two_trades": "done"`): the chance within two
     trades takes the advisor seconds where one trade takes a fraction of one.
-    Otherwise the answer is whole and `later` is None. Raises as `hint`.
+    Otherwise the answer is whole and `later` is None.
+
+    Raises HintRefused (hints off, another game, no such player) and
+    InputError (a bad hand, or one a box cannot hold).
     """
     tileset, young, _ = hint_rules(table)
     if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < len(table.players):

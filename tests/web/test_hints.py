@@ -124,7 +124,7 @@ def until_done(client, url):
 
 
 def test_two_tokens_answer_at_once_and_the_two_trade_chances_follow(client, api):
-    from companion.hints import hint as whole_hint
+    from companion.hints import quick_hint
 
     table = api.create(hints=True, tokens=2)
     api.act(table["id"], type="start-round")
@@ -138,7 +138,8 @@ def test_two_tokens_answer_at_once_and_the_two_trade_chances_follow(client, api)
     assert "poll" not in done
     # The same chances as the whole hint worked out at once, and one trade's are those given at once.
     service_table = client.application.config["TABLE_SERVICE"].get(table["id"])
-    whole = whole_hint(service_table, 0, hand)
+    whole, later = quick_hint(service_table, 0, hand, defer=False)
+    assert later is None
     assert whole["two_trades"] == "done"
     assert {k: v for k, v in done.items() if k != "elapsed_ms"} == {k: v for k, v in whole.items() if k != "elapsed_ms"}
     assert {a["trade"]: a["p_one"] for a in done["advice"]} == {a["trade"]: a["p_one"] for a in body["advice"]}
