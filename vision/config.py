@@ -629,6 +629,14 @@ class OccluderConfig:
     # (the fingers found: 4.0-14.1 towards red), a lamp's warm light turns wood yellower (tinted 12: a
     # wedge beside the tiles 8.4 towards yellow, the table round it near its hue).
     hue_redward: bool = True
+    # ... and only a limb that reaches the photo's edge (min_free_length is not for this search): a
+    # finger found by its hue alone comes in from the edge (occluded 145, 290, 383), a redder streak of
+    # a plank lies anywhere (the development photo 1_10 tilted 45 degrees: a streak 6.0 tiles long,
+    # 0.7 wide, 5.9 towards red, inside the photo; refused as covered without this). False: as the
+    # other searches, a long limb inside the photo counts.
+    hue_from_edge: bool = True
+    # A limb the colour search finds on a table of skin's hue ...: None, not asked.
+    apart_redward: float | None = None
     min_width: float = 0.3  # narrower than this is a printed line or a fleck, not a finger
     min_area: float = 1.0  # tiles squared
     # Over a glimpse of a tile's face (occluder._over_glimpses), a part of at least this many tiles

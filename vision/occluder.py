@@ -136,6 +136,12 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
 
     foreign = cv2.morphologyEx((skin & (apart > threshold)).astype(np.uint8), cv2.MORPH_OPEN, disc)
     blob, count = _limbs(foreign, t, cfg)
+    if count and cfg.apart_redward is not None:
+        # On a table of skin's own hue, a limb of the table's hue (a lighter streak of its wood, a shaded
+        # strip along the photo's edge) stands apart by its lightness and saturation: skin is redder.
+        table_hue = _redward(red, yellow, table, cfg, skin_hued=True)
+        if table_hue is not None:
+            blob, count = _redder(blob, table_hue, cfg.apart_redward)
     if not count and cfg.smooth_spread > 0:
         candidate = skin & (apart > cfg.smooth_spread * spread)
         opened = cv2.morphologyEx(candidate.astype(np.uint8), cv2.MORPH_OPEN, disc)
@@ -167,32 +173,58 @@ def _hue_limbs(red, yellow, skin, table, disc, t: float, cfg: OccluderConfig):
     `hue_spread` times the table's `spread_percentile`-th percentile of it and `min_across`, on the
     red side at the limb's median, and where the table round the limb is not as far across (a lamp
     warming half the table turns its hue there: the edge of that half is off hue on both of its
-    sides). A table of no colour (its median under `min_hue_chroma` from grey) has no hue to be off."""
+    sides). A table of no colour (its median under `min_hue_chroma` from grey) has no hue to be off.
+    With `hue_from_edge`, only limbs reaching the photo's edge: a redder streak of a plank lies
+    anywhere in the photo, a finger found by its hue alone comes in from the edge."""
     import cv2
     import numpy as np
+    from dataclasses import replace
 
-    a0, b0 = float(array_median(red[table])) - 128.0, float(array_median(yellow[table])) - 128.0
-    chroma = math.hypot(a0, b0)
-    if chroma < cfg.min_hue_chroma:
+    redward = _redward(red, yellow, table, cfg)
+    if redward is None:
         return np.zeros(red.shape, bool), 0
-    # Signed: towards red (a hue angle below the table's) is positive.
-    redward = (red - 128.0) * (b0 / chroma) - (yellow - 128.0) * (a0 / chroma)
     across = np.abs(redward)
     threshold = max(cfg.min_across, cfg.hue_spread * float(percentile(across[table], cfg.spread_percentile)))
     limbs, count = _limbs(cv2.morphologyEx((skin & (across > threshold)).astype(np.uint8), cv2.MORPH_OPEN, disc),
-                          t, cfg)
+                          t, replace(cfg, min_free_length=0.0) if cfg.hue_from_edge else cfg)
     if not count:
         return limbs, count
     # Redder than the table: skin's hue is redder than a wood's (the fingers of occluded 0-383 found so,
     # 4.0-14.1 towards red at their median); a lamp's warm pool turns the wood yellower (tinted 12: a
     # wedge beside the tiles, 8.4 towards yellow, the table beyond it as near its hue as round a finger).
+    if cfg.hue_redward:
+        limbs, count = _redder(limbs, redward, threshold)
+    return _apart_on_both_sides(limbs, across, table, threshold, t, cfg)
+
+
+def _redder(limbs, redward, threshold: float):
+    """(the parts of `limbs` (a bool mask) whose median of `redward` (_redward's plane) is over
+    `threshold`, a bool mask; how many)."""
+    import cv2
+    import numpy as np
+
     parts, labels = cv2.connectedComponents(limbs.astype(np.uint8))
     redder = np.zeros(limbs.shape, bool)
+    count = 0
     for part in range(1, parts):
         component = labels == part
-        if not cfg.hue_redward or float(array_median(redward[component])) > threshold:
+        if float(array_median(redward[component])) > threshold:
             redder |= component
-    return _apart_on_both_sides(redder, across, table, threshold, t, cfg)
+            count += 1
+    return redder, count
+
+
+def _redward(red, yellow, table, cfg: OccluderConfig, skin_hued: bool = False):
+    """How far each pixel's colour lies across the table's hue towards red (a float plane; negative:
+    towards yellow or blue), from the line through grey and the median a*, b* of the table (`table`, a
+    bool mask); None for a table nearer grey than `min_hue_chroma`, which has no hue, and with
+    `skin_hued` for a table not of skin's hue (a* and b* above grey by `min_skin_red`, `min_skin_yellow`)."""
+    a0, b0 = float(array_median(red[table])) - 128.0, float(array_median(yellow[table])) - 128.0
+    chroma = math.hypot(a0, b0)
+    if chroma < cfg.min_hue_chroma or (skin_hued and (a0 <= cfg.min_skin_red or b0 <= cfg.min_skin_yellow)):
+        return None
+    # Signed: towards red (a hue angle below the table's) is positive.
+    return (red - 128.0) * (b0 / chroma) - (yellow - 128.0) * (a0 / chroma)
 
 
 def _step_limbs(light, skin, sample, disc, t: float, cfg: OccluderConfig):

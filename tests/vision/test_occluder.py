@@ -123,3 +123,29 @@ def test_a_finger_off_the_table_s_hue_is_found_a_patch_along_it_is_not():
     grey = red * 0 + 128.0, yellow * 0 + 128.0  # a table of no colour has no hue to be off
     grey[0][on], grey[1][on] = 128 + 12.0, 128 + 19.0
     assert _hue_limbs(*grey, skin, table, disc, t, cfg)[1] == 0
+
+
+def test_the_hue_search_keeps_only_limbs_from_the_photo_s_edge():
+    # A streak of a redder plank lies inside the photo (the development photo 1_10 tilted 45 degrees:
+    # 6.0 tiles long, ending short of the edge on both sides); a finger found by its hue alone comes
+    # in from the photo's edge (occluded 145, 290, 383). The other searches keep a long limb inside.
+    from dataclasses import replace
+
+    from vision.config import OccluderConfig
+    from vision.occluder import _hue_limbs
+
+    cfg, t = OccluderConfig(), 10.0
+    shape = (120, 200)
+    red = np.full(shape, 128 + 4.0, np.float32)
+    yellow = np.full(shape, 128 + 17.0, np.float32)
+    skin = np.ones(shape, bool)
+    table = np.ones(shape, bool)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    streak = np.zeros(shape, np.uint8)
+    cv2.line(streak, (20, 80), (90, 20), 1, thickness=8)  # 9.2 tiles long, 0.8 across, inside the photo
+    red[streak > 0], yellow[streak > 0] = 128 + 12.0, 128 + 19.0
+    assert _hue_limbs(red, yellow, skin, table, disc, t, cfg)[1] == 0
+    assert _hue_limbs(red, yellow, skin, table, disc, t, replace(cfg, hue_from_edge=False))[1] == 1
+    cv2.line(streak, (90, 20), (119, 0), 1, thickness=8)  # the same reaching the photo's edge
+    red[streak > 0], yellow[streak > 0] = 128 + 12.0, 128 + 19.0
+    assert _hue_limbs(red, yellow, skin, table, disc, t, cfg)[1] == 1
