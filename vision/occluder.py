@@ -136,12 +136,13 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
 
     foreign = cv2.morphologyEx((skin & (apart > threshold)).astype(np.uint8), cv2.MORPH_OPEN, disc)
     blob, count = _limbs(foreign, t, cfg)
-    if count and cfg.apart_redward is not None:
-        # On a table of skin's own hue, a limb of the table's hue (a lighter streak of its wood, a shaded
-        # strip along the photo's edge) stands apart by its lightness and saturation: skin is redder.
-        table_hue = _redward(red, yellow, table, cfg, skin_hued=True)
-        if table_hue is not None:
-            blob, count = _redder(blob, table_hue, cfg.apart_redward)
+    if count and cfg.apart_off_hue:
+        # On a table of skin's own hue, a limb along the table's hue (a lighter streak of its wood, a
+        # shaded strip along the photo's edge) stands apart by its lightness and saturation only. Left
+        # out, the searches for less are not made: what stands apart most is the table's own light.
+        blob, count = _off_table_hue(blob, red, yellow, table, cfg)
+        if not count:
+            return None, lat, t
     if not count and cfg.smooth_spread > 0:
         candidate = skin & (apart > cfg.smooth_spread * spread)
         opened = cv2.morphologyEx(candidate.astype(np.uint8), cv2.MORPH_OPEN, disc)
@@ -193,25 +194,41 @@ def _hue_limbs(red, yellow, skin, table, disc, t: float, cfg: OccluderConfig):
     # 4.0-14.1 towards red at their median); a lamp's warm pool turns the wood yellower (tinted 12: a
     # wedge beside the tiles, 8.4 towards yellow, the table beyond it as near its hue as round a finger).
     if cfg.hue_redward:
-        limbs, count = _redder(limbs, redward, threshold)
+        limbs, count = _parts_over(limbs, redward, threshold)
     return _apart_on_both_sides(limbs, across, table, threshold, t, cfg)
 
 
-def _redder(limbs, redward, threshold: float):
-    """(the parts of `limbs` (a bool mask) whose median of `redward` (_redward's plane) is over
-    `threshold`, a bool mask; how many)."""
+def _off_table_hue(limbs, red, yellow, table, cfg: OccluderConfig):
+    """(the parts of `limbs` (a bool mask) whose colour lies off the table's hue, a bool mask; how
+    many): on a table of skin's hue, a part whose median distance across the table's hue (_redward)
+    is under `min_across` and under the table's `spread_percentile`-th percentile of that distance
+    is the table's own colour, lighter or more saturated (a streak of its wood, a shaded strip along
+    the photo's edge). On any other table, every part."""
+    import cv2
+    import numpy as np
+
+    redward = _redward(red, yellow, table, cfg, skin_hued=True)
+    if redward is None:
+        return limbs, cv2.connectedComponents(limbs.astype(np.uint8))[0] - 1
+    across = np.abs(redward)
+    return _parts_over(limbs, across, min(cfg.min_across, float(percentile(across[table], cfg.spread_percentile))))
+
+
+def _parts_over(limbs, measure, threshold: float):
+    """(the parts of `limbs` (a bool mask) whose median of `measure` (a plane) is over `threshold`, a
+    bool mask; how many)."""
     import cv2
     import numpy as np
 
     parts, labels = cv2.connectedComponents(limbs.astype(np.uint8))
-    redder = np.zeros(limbs.shape, bool)
+    kept = np.zeros(limbs.shape, bool)
     count = 0
     for part in range(1, parts):
         component = labels == part
-        if float(array_median(redward[component])) > threshold:
-            redder |= component
+        if float(array_median(measure[component])) > threshold:
+            kept |= component
             count += 1
-    return redder, count
+    return kept, count
 
 
 def _redward(red, yellow, table, cfg: OccluderConfig, skin_hued: bool = False):

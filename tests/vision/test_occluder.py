@@ -149,3 +149,29 @@ def test_the_hue_search_keeps_only_limbs_from_the_photo_s_edge():
     cv2.line(streak, (90, 20), (119, 0), 1, thickness=8)  # the same reaching the photo's edge
     red[streak > 0], yellow[streak > 0] = 128 + 12.0, 128 + 19.0
     assert _hue_limbs(red, yellow, skin, table, disc, t, cfg)[1] == 1
+
+
+def test_a_limb_along_a_skin_hued_table_s_hue_is_its_own_light():
+    # A shaded strip or a lighter streak of a wood of skin's hue stands apart from the table's median
+    # by its lightness and saturation, its colour along the table's hue (turned 373, steep 375); a
+    # finger's lies across it, towards red or towards yellow (occluded 158: 1.94, the table's 0.89).
+    from vision.config import OccluderConfig
+    from vision.occluder import _off_table_hue
+
+    cfg = OccluderConfig()
+    rng = np.random.default_rng(4)
+    shape = (90, 120)
+    along = rng.uniform(0.8, 1.2, shape)
+    red = (128 + 9.0 * along + rng.normal(0, 0.3, shape)).astype(np.float32)
+    yellow = (128 + 15.0 * along + rng.normal(0, 0.3, shape)).astype(np.float32)
+    table = np.ones(shape, bool)
+    limbs = np.zeros(shape, bool)
+    limbs[5:12, 0:40] = True  # a strip along the hue
+    red[5:12, 0:40], yellow[5:12, 0:40] = 128 + 14.0, 128 + 23.0
+    limbs[50:57, 80:120] = True  # a finger across it, yellower than a pink table
+    red[50:57, 80:120], yellow[50:57, 80:120] = 128 + 8.0, 128 + 19.0
+    kept, count = _off_table_hue(limbs, red, yellow, table, cfg)
+    assert count == 1 and kept[50:57, 80:120].all() and not kept[5:12, 0:40].any()
+    blue = red * 0 + 128 - 10.0, yellow * 0 + 128 - 20.0  # a table not of skin's hue: every limb
+    blue[0][limbs], blue[1][limbs] = red[limbs], yellow[limbs]
+    assert _off_table_hue(limbs, *blue, table, cfg)[1] == 2
