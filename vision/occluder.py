@@ -37,7 +37,11 @@ the same rules. Last, by its lightness: a finger much lighter or darker than
 the table round it steps from it on both sides, where a lamp's light is a
 ramp and the edge of a lighter patch steps on one side only. Last of all, by
 its hue: a finger redder than a wood lit unevenly, whose lamp-lit side moves
-the wood's colour along its own hue (not across it) and sets its spread.
+the wood's colour along its own hue (not across it) and sets its spread; a
+limb found so must reach the photo's edge (a redder streak of a plank lies
+anywhere). On a table of skin's hue, a limb standing apart whose colour lies
+along the table's hue is the table's own light (a lighter streak, a shaded
+strip), not a finger.
 Not found: a finger of the colour and lightness of a table without grain, or
 one too blurred to stand apart.
 """
