@@ -169,6 +169,14 @@ class LatticeConfig:
     # Such a blob the photo's edge cuts, beside a tile read or apart from the tiles where the table
     # around it is not at the camera's clip: part of a tile's face shows, at least this share of a cell.
     min_cut_hull_cells: float = 0.3
+    # Less of a cell than that, a sliver of a tile's face the photo's edge cuts, its design outside the
+    # photo: at least this share of a cell, running along the edge for at least `min_sliver_run` of the
+    # tile's side, this solid (a band with straight sides) and as dark as the tiles' faces
+    # (`max_faceless_level_ratio`), over a clipped table too (cutoff 404: a green tile's face 0.11 of
+    # a cell at the top edge, dropped without a word).
+    min_sliver_hull_cells: float = 0.03
+    min_sliver_run: float = 0.5
+    min_sliver_solidity: float = 0.8
     max_faceless_solidity: float = 0.9
     min_faceless_solidity: float = 0.3
     max_faceless_level_ratio: float = 1.25
