@@ -202,11 +202,12 @@ def faceless_tiles(lattice: Lattice, candidates, scale: float, tiles, asked, con
             # designs cut open by the top edge, 0.48 and 0.89 of a cell, dropped without a word).
             fits = share >= cfg.min_cut_hull_cells and (beside or not clipped[k])
             # Less of it shows, a band along the edge: the sliver of a tile's face with its design
-            # beyond the photo, solid, as dark as the tiles' faces, running along the edge for much
-            # of a tile's side (the lattice's tile on the cell where it lies).
+            # beyond the photo, solid, as dark as the tiles' faces (a board's print at the edge is
+            # lighter, or curved), running along the edge for much of a tile's side (the lattice's
+            # tile on the cell where it lies).
             side = lattice.tile * np.sqrt(cell_area[k])
             sliver = not fits and share >= cfg.min_sliver_hull_cells and cut[k] >= cfg.min_sliver_run * side \
-                and solidity[k] >= cfg.min_sliver_solidity and levels[k] <= cfg.max_faceless_level_ratio * face_level
+                and solidity[k] >= cfg.min_sliver_solidity and levels[k] <= cfg.max_sliver_level_ratio * face_level
             if sliver:
                 # Its tile's centre lies beyond it, outside the photo: half a tile's side from its
                 # inner edge, out through the border nearest it (cutoff 404: the sliver's own centre
