@@ -169,6 +169,18 @@ class LatticeConfig:
     # Such a blob the photo's edge cuts, beside a tile read or apart from the tiles where the table
     # around it is not at the camera's clip: part of a tile's face shows, at least this share of a cell.
     min_cut_hull_cells: float = 0.3
+    # Less of a cell than that, a sliver of a tile's face the photo's edge cuts, its design outside the
+    # photo: at least this share of a cell, running along the edge for at least `min_sliver_run` of the
+    # tile's side, this solid (a band with straight sides) and at most `max_sliver_level_ratio` times
+    # the tiles' faces' level, over a clipped table too (cutoff 404 and 191: a tile's face 0.16 and 0.04
+    # of a cell at the edge, 0.95 and 0.94 solid, 0.97 and 0.99 of the faces' level, dropped without a
+    # word). A board's dark print cut by the edge measured 1.08-1.26 (board 0-383: its squares and
+    # lines, asked about on twelve photos read exactly at 0.8 solid and 1.25), a black printed "0" 1.00
+    # but 0.88 solid (board 188): its curve leaves its hull less full than a band.
+    min_sliver_hull_cells: float = 0.03
+    min_sliver_run: float = 0.5
+    min_sliver_solidity: float = 0.9
+    max_sliver_level_ratio: float = 1.05
     max_faceless_solidity: float = 0.9
     min_faceless_solidity: float = 0.3
     max_faceless_level_ratio: float = 1.25

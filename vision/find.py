@@ -424,9 +424,9 @@ def faces_without_design(candidates: Candidates, config: FindConfig, max_chroma:
                          min_grey: float = 0.5):
     """(hull centres N x 2, areas N, hull areas N, levels N, clipped N, cut N, face level) of the dark
     blobs of `candidates`' loose mask that hold no hole found, of `min_faceless_area` pixels or more;
-    `cut` says which touch the image's border (a tile's face the photo's edge cuts shows only in
-    part, its design cut open: no hole). The face level is the median of the trusted designs'
-    (face_levels), None without one.
+    `cut` is how far each runs along the image's border (pixels; 0 where it does not touch it: a
+    tile's face the photo's edge cuts shows only in part, its design cut open, no hole). The face
+    level is the median of the trusted designs' (face_levels), None without one.
 
     A tile whose design runs out through its margin (glare across its edge, a far tile's blur)
     leaves no hole, so it is never a candidate: its black face is such a blob, a "C" whose convex
@@ -447,7 +447,7 @@ def faces_without_design(candidates: Candidates, config: FindConfig, max_chroma:
     centres = np.asarray(candidates.centres, np.float64).reshape(-1, 2)
     trusted = np.nonzero(np.asarray(candidates.trusted, bool))[0] if candidates.trusted is not None else []
     if not len(trusted):
-        return np.zeros((0, 2)), np.zeros(0), np.zeros(0), np.zeros(0), np.zeros(0, bool), np.zeros(0, bool), None
+        return np.zeros((0, 2)), np.zeros(0), np.zeros(0), np.zeros(0), np.zeros(0, bool), np.zeros(0), None
     contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     value = candidates.masks.value
     found = []
@@ -485,11 +485,12 @@ def faces_without_design(candidates: Candidates, config: FindConfig, max_chroma:
         clipped = bool(table.size) and float(array_median(table)) >= config.clipped
         m = cv2.moments(cv2.convexHull(contour))
         if m["m00"] > 0:
-            cut = x <= 0 or y <= 0 or x + w >= width or y + h >= height
+            # Its extent along each border it touches: a sliver of a tile's face runs along the edge.
+            cut = max(w if y <= 0 or y + h >= height else 0, h if x <= 0 or x + w >= width else 0)
             found.append((m["m10"] / m["m00"], m["m01"] / m["m00"], area, m["m00"], level, clipped, cut))
     rows = np.array(found, np.float64).reshape(-1, 7)
     face_level = float(array_median(face_levels(candidates, trusted))) if found else None
-    return rows[:, :2], rows[:, 2], rows[:, 3], rows[:, 4], rows[:, 5] > 0, rows[:, 6] > 0, face_level
+    return rows[:, :2], rows[:, 2], rows[:, 3], rows[:, 4], rows[:, 5] > 0, rows[:, 6], face_level
 
 
 def moment_axes(shapes):

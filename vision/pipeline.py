@@ -193,13 +193,27 @@ def faceless_tiles(lattice: Lattice, candidates, scale: float, tiles, asked, con
         cell = (int(np.rint(at[k, 1])), int(np.rint(at[k, 0])))
         share = hull_areas[k] / max(cell_area[k], 1e-9)
         beside = _sides_read(cell, read) > 0
-        if cut[k]:
+        sliver = False
+        if cut[k] > 0:
             # The photo's edge cuts it, only part of it shows: a tile's face beside a tile read, or apart
             # from them where the table around it is not at the camera's clip (its level, bounded below,
             # says it is as dark as the tiles' faces): a loose tile running out of the photo beyond the
             # cells the lattice looked at (cutoff 334: two tiles 3 and 5 cells from the one read, their
             # designs cut open by the top edge, 0.48 and 0.89 of a cell, dropped without a word).
             fits = share >= cfg.min_cut_hull_cells and (beside or not clipped[k])
+            # Less of it shows, a band along the edge: the sliver of a tile's face with its design
+            # beyond the photo, solid, as dark as the tiles' faces (a board's print at the edge is
+            # lighter, or curved), running along the edge for much of a tile's side (the lattice's
+            # tile on the cell where it lies).
+            side = lattice.tile * np.sqrt(cell_area[k])
+            sliver = not fits and share >= cfg.min_sliver_hull_cells and cut[k] >= cfg.min_sliver_run * side \
+                and solidity[k] >= cfg.min_sliver_solidity and levels[k] <= cfg.max_sliver_level_ratio * face_level
+            if sliver:
+                # Its tile's centre lies beyond it, outside the photo: half a tile's side from its
+                # inner edge, out through the border nearest it (cutoff 404: the sliver's own centre
+                # fell on the cell inside the photo).
+                cell = _beyond_edge(lattice, centres[k], hull_areas[k] / cut[k], side, candidates.dark.shape, scale)
+            fits = fits or sliver
         else:
             # Less of a cell than a tile laid flush is a tile laid apart from its neighbours: beside a tile
             # read (apart from them, a board's printed glyph made as large a blob: board 234, 0.61).
@@ -208,11 +222,27 @@ def faceless_tiles(lattice: Lattice, candidates, scale: float, tiles, asked, con
             continue
         # Over a table the camera clipped, a blob's level is only an upper bound (find.faces_without_design):
         # a tile's face there, lit more than the tiles whose faces set face_level, measures lighter.
-        if cfg.min_faceless_solidity <= solidity[k] <= cfg.max_faceless_solidity \
+        if sliver or cfg.min_faceless_solidity <= solidity[k] <= cfg.max_faceless_solidity \
                 and (clipped[k] or levels[k] <= cfg.max_faceless_level_ratio * face_level):
             out.append(cell)
             taken.add(cell)
     return out
+
+
+def _beyond_edge(lattice: Lattice, centre, depth: float, side: float, shape, scale: float) -> tuple[int, int]:
+    """The lattice cell of a tile of `side` (work-image pixels) whose face shows as a band `depth` deep
+    at the photo's edge, centred on `centre` (work-image pixels, the band's middle): its centre lies half
+    a side from the band's inner edge, out through the border of the work image (`shape`) nearest it."""
+    import numpy as np
+
+    height, width = shape[:2]
+    x, y = float(centre[0]), float(centre[1])
+    gaps = {(0.0, -1.0): y, (0.0, 1.0): height - y, (-1.0, 0.0): x, (1.0, 0.0): width - x}
+    out = min(gaps, key=gaps.get)
+    shift = max(0.0, (side - depth) / 2)
+    point = np.array([[x + out[0] * shift, y + out[1] * shift]]) / scale
+    col, row = lattice.to_lattice(point)[0]
+    return int(np.rint(row)), int(np.rint(col))
 
 
 @dataclass

@@ -738,6 +738,16 @@ def test_a_group_whose_place_on_the_grid_is_not_clear_refuses_the_photo():
     assert _refusal("groups", 328) == "unplaced"
 
 
+def test_a_sliver_of_a_tiles_face_at_the_photos_edge_is_asked_about_on_the_cell_beyond_it():
+    # The evaluation set's "cutoff" photos 404 and 191: of a loose tile beyond the cells the lattice
+    # looked at, the photo's edge shows only a band of its black face (0.16 and 0.04 of a cell, too
+    # little for a tile's cut face), its design outside the photo: dropped without a word. The band's
+    # own centre lies on the cell inside the photo; its tile's, half a tile beyond its inner edge.
+    for seed in (404, 191):
+        photo, result, score = _read_and_score("cutoff", seed)
+        assert score.confidently_wrong == 0 and score.missing >= 1 and score.correct == score.read, seed
+
+
 def test_a_loose_tile_running_out_of_the_photo_apart_from_the_grid_is_asked_about():
     # The evaluation set's "cutoff" photo 334: one wild read, and 3 and 5 cells from it two tiles
     # whose designs the photo's top edge cuts open (0.48 and 0.89 of a cell of black face show),
