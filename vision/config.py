@@ -328,7 +328,7 @@ class LatticeConfig:
     # the design, from FindConfig.face_radius out) is dark under `max_light_outer` in at least
     # `min_light_sectors` of its eight sectors is a board's print (pipeline._print_holes): a tile's
     # black face runs on to the tile's edge, a printed line is thin with the board's light beyond it.
-    # Print left out: 2-8 such sectors (board 102, 142; mixed 58, 89, 141, 144, 322); real tiles left
+    # Print left out: 2-8 such sectors (board 102, 142, 205; mixed 58, 89, 141, 144, 322); real tiles left
     # out on seeds 0-407: 0 or 1 (packed 257's far star, its arm's tip at the tile's edge: 1).
     outer_face_ring: tuple[float, float] = (2.2, 2.6)
     max_light_outer: float = 0.2

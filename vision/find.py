@@ -556,8 +556,8 @@ def outer_faces(candidates: Candidates, indices, inner: float, outer: float):
     `indices` (in its own whitened frame, as tile_evidence's face), in each of eight sectors (N x 8),
     in the loose mask: a tile's black face runs on past the ring tile_evidence looks at, to the
     tile's edge; a board's print hole (a light square between its lines, a letter's bowl) is
-    ringed by a thin line with the board's light surface beyond it. NaN where the ring runs out of
-    the image (or a sector holds no pixel)."""
+    ringed by a thin line with the board's light surface beyond it. NaN for a sector with no pixel
+    in the image."""
     import math
 
     import numpy as np
@@ -576,10 +576,12 @@ def outer_faces(candidates: Candidates, indices, inner: float, outer: float):
         whiten = frames_along(vectors[n:n + 1], 1 / np.sqrt(values[n:n + 1]))[0]
         reach = int(math.ceil(outer * math.sqrt(values[n].max()))) + 2
         cx, cy = candidates.centres[k]
-        x0, y0 = int(cx) - reach, int(cy) - reach
-        if x0 < 0 or y0 < 0 or x0 + 2 * reach >= width or y0 + 2 * reach >= height:
+        # Cut to the image: the sectors the image's edge cuts off measure what shows of them (none
+        # of it: NaN). A board's square at the photo's edge is ringed by its line all the same.
+        x0, y0 = max(int(cx) - reach, 0), max(int(cy) - reach, 0)
+        roi = dark[y0:min(int(cy) + reach + 1, height), x0:min(int(cx) + reach + 1, width)]
+        if not roi.size:
             continue
-        roi = dark[y0:y0 + 2 * reach + 1, x0:x0 + 2 * reach + 1]
         dx = np.arange(roi.shape[1]) + x0 - cx
         dy = np.arange(roi.shape[0]) + y0 - cy
         gx, gy = np.meshgrid(dx, dy)
