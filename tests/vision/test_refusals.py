@@ -748,14 +748,15 @@ def test_a_loose_tile_running_out_of_the_photo_apart_from_the_grid_is_asked_abou
 
 def _tile_and_print_hole():
     """Candidates in a 200 x 100 dark mask: at (50, 50) a design 30 pixels across on a tile's black face
-    60 across; at (150, 50) a light square 30 across ringed by a printed line 2 pixels wide, the board's
+    60 across; at (150, 50) a light square 30 across ringed by a printed line a pixel wide, the board's
     light surface beyond it."""
     from vision.find import Candidates
+
 
     dark = np.zeros((100, 200), np.uint8)
     dark[20:80, 20:80] = 1
     dark[35:65, 35:65] = 0
-    dark[33:67, 133:167] = 1
+    dark[34:66, 134:166] = 1
     dark[35:65, 135:165] = 0
     side = 30.0
     return Candidates(centres=np.array([[49.5, 49.5], [149.5, 49.5]]), areas=np.full(2, side * side),
@@ -772,6 +773,20 @@ def test_outer_faces_tell_a_tiles_face_from_a_printed_line():
     assert shares.shape == (2, 8)
     assert shares[0].min() > 0.9  # the tile's face runs on to its edge
     assert shares[1].max() < 0.2  # beyond the printed line, the board's light surface
+
+
+def test_outer_faces_measure_what_shows_of_a_ring_the_photos_edge_cuts():
+    # A board's square at the photo's edge (board 205): the sectors that show are measured, those
+    # wholly outside the photo are not (NaN, never light).
+    from vision.config import LatticeConfig
+    from vision.find import outer_faces
+
+    found = _tile_and_print_hole()
+    found.dark = found.dark[:, :167].copy()  # the photo ends just past the print hole's right line
+    whole = outer_faces(_tile_and_print_hole(), [1], *LatticeConfig().outer_face_ring)[0]
+    shares = outer_faces(found, [1], *LatticeConfig().outer_face_ring)[0]
+    assert not np.isnan(shares).any() and not np.array_equal(shares, whole)  # the right sectors cut, still measured
+    assert np.count_nonzero(shares < LatticeConfig().max_light_outer) >= LatticeConfig().min_light_sectors
 
 
 def test_a_print_hole_left_out_alone_is_no_tile_left_out():
