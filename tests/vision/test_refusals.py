@@ -752,7 +752,6 @@ def _tile_and_print_hole():
     light surface beyond it."""
     from vision.find import Candidates
 
-
     dark = np.zeros((100, 200), np.uint8)
     dark[20:80, 20:80] = 1
     dark[35:65, 35:65] = 0
