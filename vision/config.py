@@ -336,6 +336,15 @@ class LatticeConfig:
     clear_unplaced_area: tuple[float, float] = (0.5, 2.2)  # of the median design read
     clear_unplaced_asymmetry: float = 0.2
     clear_unplaced_face: float = 0.9
+    # A design left off whose ring just beyond its face's (`outer_face_ring`: standard deviations of
+    # the design, from FindConfig.face_radius out) is dark under `max_light_outer` in at least
+    # `min_light_sectors` of its eight sectors is a board's print (pipeline._print_holes): a tile's
+    # black face runs on to the tile's edge, a printed line is thin with the board's light beyond it.
+    # Print left out: 2-8 such sectors (board 102, 142, 205; mixed 58, 89, 141, 144, 322); real tiles left
+    # out on seeds 0-407: 0 or 1 (packed 257's far star, its arm's tip at the tile's edge: 1).
+    outer_face_ring: tuple[float, float] = (2.2, 2.6)
+    max_light_outer: float = 0.2
+    min_light_sectors: int = 2
     # Tiles lie side by side: a design seen off its node so far toward a tile read beside it that a
     # tile centred on it would lie over that tile by more than this (pitches) is no tile's
     # (lattice._overlaps). Neighbouring tiles' designs read on rough, packed and mixed seeds 0-11

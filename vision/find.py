@@ -550,3 +550,55 @@ def _evidence(dark, centre, reach: int, inverse, radius: float):
     ring = (dx[cols], dy[rows], roi[rows, cols])
     rows, cols = np.divmod(np.flatnonzero(hole), hole.shape[1])
     return ring, (dx[cols], dy[rows])
+
+
+def outer_faces(candidates: Candidates, indices, inner: float, outer: float):
+    """The dark share of the ring between `inner` and `outer` standard deviations of each hole of
+    `indices` (in its own whitened frame, as tile_evidence's face), in each of eight sectors (N x 8),
+    in the loose mask: a tile's black face runs on past the ring tile_evidence looks at, to the
+    tile's edge; a board's print hole (a light square between its lines, a letter's bowl) is
+    ringed by a thin line with the board's light surface beyond it. NaN for a sector with no pixel
+    in the image."""
+    import math
+
+    import numpy as np
+
+    indices = np.asarray(indices, np.int64).reshape(-1)
+    out = np.full((len(indices), 8), np.nan)
+    if not len(indices):
+        return out
+    dark = candidates.dark
+    height, width = dark.shape
+    cov, values, vectors = moment_axes(candidates.shapes[indices])
+    for n, k in enumerate(indices.tolist()):
+        if values[n].min() <= 1e-6:
+            continue
+        inverse = np.linalg.inv(cov[n])
+        whiten = frames_along(vectors[n:n + 1], 1 / np.sqrt(values[n:n + 1]))[0]
+        reach = int(math.ceil(outer * math.sqrt(values[n].max()))) + 2
+        cx, cy = candidates.centres[k]
+        # Cut to the image: the sectors the image's edge cuts off measure what shows of them (none
+        # of it: NaN). A board's square at the photo's edge is ringed by its line all the same.
+        x0, y0 = max(int(cx) - reach, 0), max(int(cy) - reach, 0)
+        roi = dark[y0:min(int(cy) + reach + 1, height), x0:min(int(cx) + reach + 1, width)]
+        if not roi.size:
+            continue
+        dx = np.arange(roi.shape[1]) + x0 - cx
+        dy = np.arange(roi.shape[0]) + y0 - cy
+        gx, gy = np.meshgrid(dx, dy)
+        d2 = inverse[0, 0] * gx * gx + 2 * inverse[0, 1] * gx * gy + inverse[1, 1] * gy * gy
+        # The hole's own light pixels (within its box) left out, as tile_evidence leaves the hole out
+        # of its ring: a star's arms reach past the ring's inner edge, the face between them dark.
+        bx, by, bw, bh = candidates.boxes[k].tolist()
+        xs, ys = np.arange(roi.shape[1]) + x0, np.arange(roi.shape[0]) + y0
+        inside = np.logical_and.outer((ys >= by) & (ys < by + bh), (xs >= bx) & (xs < bx + bw))
+        rows, cols = np.nonzero((d2 > inner * inner) & (d2 <= outer * outer) & ~(inside & (roi == 0)))
+        if not len(rows):
+            continue
+        ox, oy = dx[cols], dy[rows]
+        ax, ay = whiten[0, 0] * ox + whiten[0, 1] * oy, whiten[1, 0] * ox + whiten[1, 1] * oy
+        sector = ((np.arctan2(ay, ax) + math.pi) / (2 * math.pi) * 8).astype(np.int64) % 8
+        share = np.bincount(sector, weights=roi[rows, cols].astype(np.float64), minlength=8)
+        count = np.bincount(sector, minlength=8)
+        out[n] = np.where(count > 0, share / np.maximum(count, 1), np.nan)
+    return out

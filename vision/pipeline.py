@@ -122,7 +122,8 @@ def _locate(image, config: VisionConfig):
         trusted = trusted.copy()
         trusted[np.asarray(plane.off_grid)[far]] = False
     seen = Seen(candidates.centres[trusted] / scale, candidates.areas[trusted] / scale ** 2, candidates.face[trusted],
-                candidates.asymmetry[trusted], face_levels(candidates, np.nonzero(trusted)[0]))
+                candidates.asymmetry[trusted], face_levels(candidates, np.nonzero(trusted)[0]), candidates,
+                np.nonzero(trusted)[0])
     missing = list(grid.missing)
     asked = missing + list(grid.cut_off) + list(grid.clear_missing)
     missing += faceless_tiles(grid.lattice, candidates, scale, [t.cell for t in grid.tiles], asked, config)
@@ -254,6 +255,8 @@ class Seen:
     face: Any  # N
     asymmetry: Any  # N
     levels: Any = None  # N: the brightness of the black around each over the table's (find.face_levels)
+    found: Any = None  # the work image's vision.find.Candidates these are of (to measure them further)
+    indices: Any = None  # N: each design's index among `found`'s
 
 
 def _on_cells(lattice: Lattice, centres, cells, config):
@@ -283,6 +286,14 @@ def unplaced(lattice: Lattice, seen, cells, config) -> tuple[int, int]:
     left &= _could_be_tiles(seen, ~left, config)
     left &= _one_per_tile(lattice, seen, ~left, left, config)
     left &= ~_over_placed(lattice, seen, ~left, left, config)
+    # Print holes are no tiles, but are left out of the count only when they are all that is left
+    # out: beside a design left out that is no print hole the lattice may have missed tiles, and the
+    # photo is judged with all it left out (mixed 141: a print hole ringed by the board's lines beside
+    # two designs left out, the photo refused; read with them alone, a printed blue square at the
+    # photo's edge read sure as a tile).
+    holes = _print_holes(seen, left, config)
+    if holes.any() and not (left & ~holes).any():
+        left &= ~holes
     # Sizes compared on the table, where every tile's design is its printed size: in the photo a far
     # tile's is smaller (packed 257: a far star left out, 0.41 of the median design read in pixels,
     # 0.57 on the table, its neighbour and it dropped without a word).
@@ -321,6 +332,31 @@ def _sides_read(cell, read: set) -> int:
     """How many of `cell`'s four neighbours on the lattice, (row, col) +- 1, are among the cells `read`."""
     row, col = cell
     return len({(row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)} & read)
+
+
+def _print_holes(seen, left, config):
+    """Which designs `left` (bool) are a board's print, no tile's: ringed by a thin dark line with
+    the board's light surface beyond it. A tile's black face runs on from its design to the tile's
+    edge; a light square between a board's lines, or between its lines and the tiles on it, is a hole
+    as clear as a design, its ring of face the line round it (board 102: a square between the lines
+    and a printed "START", 2.4 times the designs' size, counted as a tile left out and the photo, every
+    tile read, refused). The dark share of the ring just beyond the face's (find.outer_faces) in each
+    of eight sectors: under `max_light_outer` in `min_light_sectors` or more, a print hole. A real tile's
+    design that nearly fills its face (packed 257's far star, an arm's tip at the tile's edge) leaves
+    one such sector, the table beyond the edge."""
+    import numpy as np
+
+    from vision.find import outer_faces
+
+    holes = np.zeros(len(left), bool)
+    if seen.found is None or not np.any(left):
+        return holes
+    k = np.nonzero(left)[0]
+    inner, outer = config.outer_face_ring
+    shares = outer_faces(seen.found, seen.indices[k], inner, outer)
+    # Sectors not measured (NaN) are not light.
+    holes[k] = np.count_nonzero(shares < config.max_light_outer, axis=1) >= config.min_light_sectors
+    return holes
 
 
 def _one_per_tile(lattice: Lattice, seen, placed, left, config):

@@ -754,3 +754,68 @@ def test_a_loose_tile_running_out_of_the_photo_apart_from_the_grid_is_asked_abou
     # beyond the cells the lattice looked at: both were dropped without a word.
     photo, result, score = _read_and_score("cutoff", 334)
     assert score.confidently_wrong == 0 and score.missing == 2 and score.correct == 1
+
+
+def _tile_and_print_hole():
+    """Candidates in a 200 x 100 dark mask: at (50, 50) a design 30 pixels across on a tile's black face
+    60 across; at (150, 50) a light square 30 across ringed by a printed line a pixel wide, the board's
+    light surface beyond it."""
+    from vision.find import Candidates
+
+    dark = np.zeros((100, 200), np.uint8)
+    dark[20:80, 20:80] = 1
+    dark[35:65, 35:65] = 0
+    dark[34:66, 134:166] = 1
+    dark[35:65, 135:165] = 0
+    side = 30.0
+    return Candidates(centres=np.array([[49.5, 49.5], [149.5, 49.5]]), areas=np.full(2, side * side),
+                      boxes=np.array([[35, 35, 30, 30], [135, 35, 30, 30]]), dark=dark,
+                      shapes=np.array([[side * side / 12, 0.0, side * side / 12]] * 2), face=np.ones(2),
+                      asymmetry=np.zeros(2), trusted=np.ones(2, bool))
+
+
+def test_outer_faces_tell_a_tiles_face_from_a_printed_line():
+    from vision.config import LatticeConfig
+    from vision.find import outer_faces
+
+    shares = outer_faces(_tile_and_print_hole(), [0, 1], *LatticeConfig().outer_face_ring)
+    assert shares.shape == (2, 8)
+    assert shares[0].min() > 0.9  # the tile's face runs on to its edge
+    assert shares[1].max() < 0.2  # beyond the printed line, the board's light surface
+
+
+def test_outer_faces_measure_what_shows_of_a_ring_the_photos_edge_cuts():
+    # A board's square at the photo's edge (board 205): the sectors that show are measured, those
+    # wholly outside the photo are not (NaN, never light).
+    from vision.config import LatticeConfig
+    from vision.find import outer_faces
+
+    found = _tile_and_print_hole()
+    found.dark = found.dark[:, :167].copy()  # the photo ends just past the print hole's right line
+    whole = outer_faces(_tile_and_print_hole(), [1], *LatticeConfig().outer_face_ring)[0]
+    shares = outer_faces(found, [1], *LatticeConfig().outer_face_ring)[0]
+    assert not np.isnan(shares).any() and not np.array_equal(shares, whole)  # the right sectors cut, still measured
+    assert np.count_nonzero(shares < LatticeConfig().max_light_outer) >= LatticeConfig().min_light_sectors
+
+
+def test_a_print_hole_left_out_alone_is_no_tile_left_out():
+    # A board's light square between its lines is a hole as clear as a design, ringed by a thin line
+    # (board 102, 142): left out alone, it is no tile; beside a tile's design left out, the photo is
+    # judged with both (mixed 141).
+    from vision.config import LatticeConfig
+    from vision.lattice import Lattice
+    from vision.pipeline import Seen, unplaced
+
+    found = _tile_and_print_hole()
+    lattice = Lattice(np.diag([50.0, 50.0, 1.0]), 50.0, 0.0, [(1, 1)])  # cell (r, c) at x = 50c, y = 50r
+    # A tile read at (1, 2) (its design not among those seen); the print hole at (1, 3) is left out.
+    centres = np.array([[100.0, 50.0], [150.0, 50.0]])
+    seen = Seen(centres, np.full(2, 900.0), np.ones(2), np.zeros(2), None, found, np.array([0, 1]))
+    assert unplaced(lattice, seen, [(1, 2)], LatticeConfig()) == (0, 0)
+    # The tile's design (index 0 of `found`) left out beside it: both count.
+    tile = Seen(np.array([[100.0, 50.0], [150.0, 50.0], [50.0, 100.0]]), np.full(3, 900.0), np.ones(3), np.zeros(3),
+                None, found, np.array([0, 1, 0]))
+    assert unplaced(lattice, tile, [(1, 2)], LatticeConfig())[0] == 2
+    # Without the found designs to measure, every design left out counts, as before.
+    bare = Seen(centres, np.full(2, 900.0), np.ones(2), np.zeros(2))
+    assert unplaced(lattice, bare, [(1, 2)], LatticeConfig())[0] == 1
