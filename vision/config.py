@@ -422,7 +422,9 @@ class DesignConfig:
     # the development photos blurred whole and read anyway, right at 0.5 and more up to 0.1, wrong
     # (past 0.085) at most 0.2. It was 0.06 (0.046 in a photo whose median tile is past that), a
     # tile whose design read 0.8 sure kept sure up to 0.068: tiles of groups out of focus, right at
-    # 0.46-0.9, were asked about (groups 0, 87, 114, 173; steep 116).
+    # 0.46-0.9, were asked about (groups 0, 87, 114, 173; steep 116). Up to it the two readings of a
+    # design that agree are also taken together (design.agreed_confidence), past the four numbers'
+    # curves' end (0.06): the profile is compared along its own curve up to twice the patch's blur.
     max_tile_blur: float = 0.09
 
 

@@ -891,19 +891,26 @@ def combine_readings(summary: tuple[str, float], profile: tuple[str, float], who
 
 def agreed_confidence(summary: tuple[str, float], profile: tuple[str, float], blur: float | None) -> float | None:
     """The confidence the four numbers' reading and the profile's give together, 1 - (1 - a)(1 - b),
-    where both read the same design on a patch whose blur is measured and no further than the four
-    numbers' curves run (BLUR_STEPS); None elsewhere.
+    where both read the same design on a patch whose blur is measured and no more than a tile is
+    read at without being asked about for its blur (DesignConfig.max_tile_blur); None elsewhere.
 
     Each reading's margin is its own doubt; two that agree leave only the doubt both have. That holds
-    only while they are two witnesses: the four numbers are compared with designs blurred up to
-    BLUR_STEPS[-1] and no further, so on a patch blurred past it (a clover whose notches filled in,
-    mixed 15 at 0.10-0.11: read as a diamond by both, 0.36 and 0.25) they place a shape their curves
-    never reach, and both readings see the same blur-made diamond. A patch with no blur measured is
-    one with a highlight (its outline bent one way, which both readings see alike: tinted 33's circle
-    read as a square, 0.35) or with too little contrast to measure (mixed 196's diamond read as a
-    square, 0.38): there is nothing to say the two agree for different reasons.
+    only while they are two witnesses. The four numbers are compared with designs blurred up to
+    BLUR_STEPS[-1] (0.06) and no further, so on a patch blurred well past it (a clover whose notches
+    filled in, mixed 15 at 0.10-0.11: read as a diamond by both, 0.36 and 0.25) they place a shape
+    their curves never reach, and both readings see the same blur-made diamond; such a tile is asked
+    about for its blur whatever its design reads (pipeline.blur_doubt), and its readings are not
+    taken together either. Between the curves' end and that bound the profile, compared along its
+    own curve up to BLUR_REACH times the patch's blur, is still a witness of its own, and the four
+    numbers lie a step or two past their curves' end: the right designs of groups out of focus read
+    alike there (groups 195's eight-point star at 0.072, 0.40 and 0.45; steep 156's diamond at 0.062;
+    large 244 and 347), the wrong ones as unsure together as apart (groups 158's diamond read as a
+    clover at 0.065, 0.21 and 0.06). A patch with no blur measured is one with a highlight (its
+    outline bent one way, which both readings see alike: tinted 33's circle read as a square, 0.35)
+    or with too little contrast to measure (mixed 196's diamond read as a square, 0.38): there is
+    nothing to say the two agree for different reasons.
     """
-    if summary[0] != profile[0] or blur is None or blur > BLUR_STEPS[-1]:
+    if summary[0] != profile[0] or blur is None or blur > DesignConfig.max_tile_blur:
         return None
     return 1.0 - (1.0 - summary[1]) * (1.0 - profile[1])
 

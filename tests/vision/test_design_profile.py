@@ -130,14 +130,21 @@ def test_a_design_bent_on_one_side_is_not_that_design_on_every_side():
     assert quarters_agree([bent, circle], [folded, "1"], 64, [None, None]) == [False, True]
 
 
-def test_two_readings_that_agree_leave_the_doubt_both_have_within_the_four_numbers_blur():
+def test_two_readings_that_agree_leave_the_doubt_both_have_within_the_blur_a_tile_is_read_at():
+    from vision.config import DesignConfig
     from vision.design import BLUR_STEPS, agreed_confidence
 
     assert agreed_confidence(("2", 0.4), ("2", 0.3), 0.04) == pytest.approx(1 - 0.6 * 0.7)
     assert agreed_confidence(("2", 0.4), ("2", 0.3), BLUR_STEPS[-1]) == pytest.approx(0.58)
-    # Past the four numbers' curves, with no blur measured (a highlight, too little contrast), or
-    # disagreeing, the two are not two witnesses.
+    # A step or two past the four numbers' curves, short of the blur a tile is asked about at, the
+    # profile is still a witness of its own (groups 195's eight-point star at 0.072, 0.40 and 0.45).
+    assert BLUR_STEPS[-1] < 0.072 <= DesignConfig.max_tile_blur
+    assert agreed_confidence(("6", 0.40), ("6", 0.45), 0.072) == pytest.approx(1 - 0.6 * 0.55)
+    assert agreed_confidence(("6", 0.40), ("6", 0.45), DesignConfig.max_tile_blur) == pytest.approx(0.67)
+    # Past it (a tile asked about for its blur), with no blur measured (a highlight, too little
+    # contrast), or disagreeing, the two are not two witnesses.
     assert agreed_confidence(("3", 0.36), ("3", 0.25), 0.11) is None
+    assert agreed_confidence(("3", 0.36), ("3", 0.25), DesignConfig.max_tile_blur + 0.001) is None
     assert agreed_confidence(("4", 0.35), ("4", 0.3), None) is None
     assert agreed_confidence(("1", 0.88), ("6", 0.8), 0.03) is None
 
