@@ -599,30 +599,43 @@ def reread_in_white(patches, designs, lights, config: DesignConfig) -> list[int]
     highlight lies.
     """
     from vision.colour import highlight_light, white_balanced
-    from vision.design import classify_designs, design_outline, core_margin, glare_share, glared
+    from vision.design import (classify_designs, core_margin, design_fit, design_outline, glare_share, glared,
+                               mend_hidden, outline_of)
+
+    def sureness(reading):
+        # As far as the tile's confidence goes by its design (tile_confidence): a design read sure
+        # whose shape is like none (a lobe lost to the highlight) is not sure.
+        return min(reading.confidence, design_fit(reading.features))
 
     tried = []
     for k, (design, light) in enumerate(zip(designs, lights)):
-        if design.confidence >= SURE_AT or max(light) < config.tinted_light * min(light):
+        if sureness(design) >= SURE_AT or max(light) < config.tinted_light * min(light):
             continue
         if not glared(patches[k], config):
             continue  # no highlight: the light's colour changes nothing the outline depends on
         # In the light the paints show there, and in the highlight's own (a lamp from one side
-        # mirrored in the tile may be of another colour than the light on the paints).
+        # mirrored in the tile may be of another colour than the light on the paints); each outline
+        # also with what the highlight hides read from the design's other quarters (design.mend_hidden).
         for seen in (light, highlight_light(patches[k], core_margin(patches[k].shape[0], config))):
+            balanced = white_balanced(patches[k], seen)
             try:
-                tried.append((k, design_outline(white_balanced(patches[k], seen), config)))
+                outline = design_outline(balanced, config)
             except ClassifyError:
                 continue
+            tried.append((k, outline))
+            mended = mend_hidden(balanced, outline.mask, config)
+            if mended is not None and mended.any():
+                tried.append((k, outline_of(mended)))
     changed = []
+    first = {k: sureness(designs[k]) for k, _ in tried}
     again = classify_designs([outline for _, outline in tried], config.patch_size)
     for (k, _), reading in zip(tried, again):
-        if reading.confidence > designs[k].confidence:
+        if sureness(reading) > sureness(designs[k]):
             if reading.design != designs[k].design and reading.confidence < config.min_white_reread \
                     and glare_share(patches[k], designs[k].mask, reading.mask, config) < config.min_glared_change:
                 # The two readings disagree, and not where the highlight lies, and the second is not
                 # clearly sure: the tile stays as unsure as the first one was.
-                reading = replace(reading, confidence=designs[k].confidence)
+                reading = replace(reading, confidence=first[k])
             designs[k] = reading
             if k not in changed:
                 changed.append(k)
