@@ -487,7 +487,7 @@ def read_asked(image, lattice: Lattice, found, asked, missing, config: VisionCon
     # Only a found tile's design is mended: an asked cell's may be no design at all (a finger, print),
     # which its quarter turns would make look like one.
     out = list(zip(found, mend_by_symmetry(readings[:len(found)], config.design)))
-    for cell, reading in zip(asked, readings[len(found):]):
+    for cell, reading in zip(asked, read_hidden(readings[len(found):], config.design)):
         if reading is not None and reading[1].confidence >= config.design.asked_sure:
             if cell in doubtful and beyond_print_size(reading[1], config.design):
                 # Lighter than the tiles' faces and its design larger than any tile's is printed: no
@@ -498,6 +498,31 @@ def read_asked(image, lattice: Lattice, found, asked, missing, config: VisionCon
                 missing.remove(cell)
             doubt = cell in doubtful and not at_print_size(reading[1], config.design)
             out.append((TileCell(cell, (0.0, 0.0), False, doubt), reading))
+    return out
+
+
+def read_hidden(readings, config: DesignConfig) -> list:
+    """read_tiles' readings of cells asked about, each under a highlight (design.glared) read less than
+    `asked_sure` replaced by its reading with what the highlight hides read from the design's other
+    quarters (design.mend_hidden) where that reads at least `asked_sure`: the search left the cell
+    asked about because a highlight bent the design's outline (tinted 100: a blue circle, its lower
+    half under a highlight, read as a clover 0.27 sure, mended a circle 0.91). Only pixels under the
+    highlight are read from the rest: a finger or print is no highlight, and its shape stays its own.
+    The paint's colour is still sampled in the first mask, as mend_by_symmetry's."""
+    from vision.design import classify_designs, glared, mend_hidden, outline_of
+
+    mended = []
+    for k, reading in enumerate(readings):
+        if reading is not None and reading[1].confidence < config.asked_sure and glared(reading[0], config):
+            mask = mend_hidden(reading[0], reading[1].mask, config)
+            if mask is not None and mask.any():
+                mended.append((k, mask))
+    again = classify_designs([outline_of(mask) for _, mask in mended], config.patch_size)
+    out = list(readings)
+    for (k, _), design in zip(mended, again):
+        if design.confidence >= config.asked_sure:
+            patch, first, offset = out[k]
+            out[k] = (patch, replace(design, mask=first.mask), offset)
     return out
 
 
@@ -622,21 +647,23 @@ def reread_in_white(patches, designs, lights, config: DesignConfig) -> list[int]
                 outline = design_outline(balanced, config)
             except ClassifyError:
                 continue
-            tried.append((k, outline))
+            tried.append((k, outline, None))
             mended = mend_hidden(balanced, outline.mask, config)
             if mended is not None and mended.any():
-                tried.append((k, outline_of(mended)))
+                tried.append((k, outline_of(mended), outline.mask))
     changed = []
-    first = {k: sureness(designs[k]) for k, _ in tried}
-    again = classify_designs([outline for _, outline in tried], config.patch_size)
-    for (k, _), reading in zip(tried, again):
+    first = {k: designs[k] for k, _, _ in tried}
+    again = classify_designs([outline for _, outline, _ in tried], config.patch_size)
+    for (k, _, unmended), reading in zip(tried, again):
         if sureness(reading) > sureness(designs[k]):
             if reading.design != designs[k].design and reading.confidence < config.min_white_reread \
                     and glare_share(patches[k], designs[k].mask, reading.mask, config) < config.min_glared_change:
                 # The two readings disagree, and not where the highlight lies, and the second is not
                 # clearly sure: the tile stays as unsure as the first one was.
-                reading = replace(reading, confidence=first[k])
-            designs[k] = reading
+                reading = replace(reading, confidence=sureness(first[k]))
+            # A mend reads the design only: its colour is still sampled in the outline it mended, where
+            # the highlight's pixels the mend took for paint do not count (a wild's four paints).
+            designs[k] = reading if unmended is None else replace(reading, mask=unmended)
             if k not in changed:
                 changed.append(k)
     return changed
