@@ -333,16 +333,7 @@ def test_a_design_read_again_in_white_light_as_another_keeps_its_confidence_when
 
 def _blue_square(bite_centre=None):
     """A blue square on its black face, a round bite of face taken out of its top side at `bite_centre`."""
-    import cv2
-
-    from vision.design import draw_design
-
-    grey = draw_design("4", 64, 0.02)
-    if bite_centre is not None:
-        cv2.circle(grey, bite_centre, 7, int(grey.min()), -1)
-    weight = (grey.astype(np.float32) - grey.min()) / (int(grey.max()) - int(grey.min()))
-    face = np.array([22, 18, 16], np.float32)
-    return (face + weight[..., None] * (np.array((200, 110, 30), np.float32) - face)).astype(np.uint8)
+    return _painted_square((200, 110, 30), bite_centre)
 
 
 def test_what_a_tinted_highlight_hides_of_a_design_is_read_from_its_other_quarters():
@@ -375,6 +366,11 @@ def test_what_a_tinted_highlight_hides_of_a_design_is_read_from_its_other_quarte
 
 def _green_square(bite_centre=None):
     """A green square on its black face, a round bite of face taken out of its top side at `bite_centre`."""
+    return _painted_square((40, 150, 40), bite_centre)
+
+
+def _painted_square(paint, bite_centre=None):
+    """A square of `paint` (BGR) on its black face, a round bite of face taken out of it at `bite_centre`."""
     import cv2
 
     from vision.design import draw_design
@@ -384,7 +380,7 @@ def _green_square(bite_centre=None):
         cv2.circle(grey, bite_centre, 7, int(grey.min()), -1)
     weight = (grey.astype(np.float32) - grey.min()) / (int(grey.max()) - int(grey.min()))
     face = np.array([22, 18, 16], np.float32)
-    return (face + weight[..., None] * (np.array((40, 150, 40), np.float32) - face)).astype(np.uint8)
+    return (face + weight[..., None] * (np.array(paint, np.float32) - face)).astype(np.uint8)
 
 
 def test_a_design_a_highlight_bit_into_is_mended_to_its_own_design_where_the_highlight_lies():
