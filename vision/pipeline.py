@@ -629,8 +629,7 @@ def reread_in_white(patches, designs, lights, config: DesignConfig, pale=()) -> 
     highlight lies.
     """
     from vision.colour import highlight_light, white_balanced
-    from vision.design import (classify_designs, core_margin, design_fit, design_outline, glare_share, glared,
-                               mend_hidden, outline_of)
+    from vision.design import classify_designs, core_margin, design_fit, design_outline, glared, mend_hidden, outline_of
 
     def sureness(reading):
         # As far as the tile's confidence goes by its design (tile_confidence): a design read sure
@@ -666,32 +665,35 @@ def reread_in_white(patches, designs, lights, config: DesignConfig, pale=()) -> 
     changed = []
     first = list(designs)
     again = classify_designs([outline for _, outline in tried + mends], config.patch_size)
-    for n, ((k, _), reading) in enumerate(zip(tried + mends, again)):
-        mend = n >= len(tried)
-        # A mend is held against the first reading, not one read again before it (which may itself
-        # have been held at the first's confidence).
-        than = first[k] if mend else designs[k]
-        if (sureness if mend else _confidence_of)(reading) > (sureness if mend else _confidence_of)(designs[k]):
-            if reading.design != than.design and reading.confidence < config.min_white_reread \
-                    and glare_share(patches[k], than.mask, reading.mask, config) < config.min_glared_change:
-                # The two readings disagree, and not where the highlight lies, and the second is not
-                # clearly sure: the tile stays as unsure as the first one was.
-                reading = replace(reading, confidence=(sureness if mend else _confidence_of)(designs[k]))
-            if not mend:
-                designs[k] = reading
-                if k not in changed:
-                    changed.append(k)
-            else:
-                # A mend (or the reading of a design sure but like none) reads the design only: the
-                # colour is sampled in the mask it was before (a highlight's pixels the mend took for
-                # paint are not the paint's colour: a wild's four paints, tinted 382).
-                designs[k] = replace(reading, mask=designs[k].mask)
+    for (k, _), reading in zip(tried, again):
+        if reading.confidence > designs[k].confidence:
+            designs[k] = _held(reading, designs[k], patches[k], designs[k].confidence, config)
+            if k not in changed:
+                changed.append(k)
+    # The mends, of the tiles the readings in white light left not sure, each held against the first
+    # reading (not one read again before it, which may itself have been held at the first's confidence).
+    unsure = {k for k, _ in mends if sureness(designs[k]) < SURE_AT}
+    for (k, _), reading in zip(mends, again[len(tried):]):
+        if k in unsure and sureness(reading) > sureness(designs[k]):
+            # A mend (or the reading of a design sure but like none) reads the design only: the
+            # colour is sampled in the mask it was before (a highlight's pixels the mend took for
+            # paint are not the paint's colour: a wild's four paints, tinted 382).
+            held = _held(reading, first[k], patches[k], sureness(designs[k]), config)
+            designs[k] = replace(held, mask=designs[k].mask)
     return changed
 
 
-def _confidence_of(reading) -> float:
-    """A design reading's own confidence (reread_in_white's readings in white light compare on it)."""
-    return reading.confidence
+def _held(reading, than, patch, confidence: float, config: DesignConfig):
+    """A reading in white light (reread_in_white) of another design than `than` held at `confidence`,
+    unless it is at least `min_white_reread` sure or most of what it changed lies under the highlight
+    (design.glare_share): the two readings disagree, and not where the highlight lies, and the second
+    is not clearly sure, so the tile stays as unsure as it was."""
+    from vision.design import glare_share
+
+    if reading.design != than.design and reading.confidence < config.min_white_reread \
+            and glare_share(patch, than.mask, reading.mask, config) < config.min_glared_change:
+        return replace(reading, confidence=confidence)
+    return reading
 
 
 def tile_confidence(design, colour, fit: float | None = None, alone: bool = False) -> float:
