@@ -768,23 +768,84 @@ def four_fold(mask, reach: float = 3.0, votes: int = 3):
     cx, cy = float(xs.mean()), float(ys.mean())
     turned = np.rot90(mask, -1)  # turned[i, j] = mask[n - 1 - j, i]
     best = (-1, 0, 0)
-    # A quarter turn about (cx, cy) takes pixel (x, y) to (a - y, x - b)... with a = cx + cy and
-    # b = cy - cx whole numbers: the quarter turn about the patch's middle, shifted by (b, a - n + 1).
+    for a, b in _turn_centres(cx, cy, reach):
+        shared = _shared(mask, turned, b, a - n + 1)
+        if shared > best[0]:
+            best = (shared, a, b)
+    _, a, b = best
+    return _filled((sum(_quarter_turns(mask, a, b)) >= votes).astype(np.uint8))
+
+
+def _turn_centres(cx: float, cy: float, reach: float):
+    """The (a, b) of every middle within `reach` pixels of (cx, cy), in half pixels, that a patch's
+    quarter turn can be taken about pixel for pixel. A quarter turn about (cx, cy) takes pixel (x, y)
+    to (a - y, x - b)... with a = cx + cy and b = cy - cx whole numbers: the quarter turn about the
+    patch's middle, shifted by (b, a - n + 1)."""
     for hx in range(int(round(2 * (cx - reach))), int(round(2 * (cx + reach))) + 1):
         for hy in range(int(round(2 * (cy - reach))), int(round(2 * (cy + reach))) + 1):
-            if (hx - hy) % 2:
-                continue
-            a, b = (hx + hy) // 2, (hy - hx) // 2
-            shared = _shared(mask, turned, b, a - n + 1)
-            if shared > best[0]:
-                best = (shared, a, b)
-    _, a, b = best
-    count = mask.astype(np.uint8)
-    turn = mask
+            if (hx - hy) % 2 == 0:
+                yield (hx + hy) // 2, (hy - hx) // 2
+
+
+def _quarter_turns(x, a: int, b: int) -> list:
+    """A patch-sized array `x` and its three quarter turns about the middle (a, b) (_turn_centres),
+    as uint8 arrays, zero where a turn brings in nothing."""
+    import numpy as np
+
+    n = x.shape[0]
+    turns = [x.astype(np.uint8)]
     for _ in range(3):
-        turn = _shifted(np.rot90(turn, -1), b, a - n + 1)
-        count = count + turn
-    return _filled((count >= votes).astype(np.uint8))
+        turns.append(_shifted(np.rot90(turns[-1], -1), b, a - n + 1))
+    return turns
+
+
+def mend_hidden(patch, mask, config: DesignConfig | None = None, reach: float = 4.0):
+    """A design's mask (uint8, 1 on the design) on a BGR tile `patch` with what a highlight hides read
+    from the design's other quarters: None when no highlight lies on the mask's window.
+
+    A highlight that clips the paint it lies on takes its colour and leaves the paint as pale as the
+    face under it: the outline bends in where it lies (a diamond's middle and one side read as a
+    bitten shape). Where a pixel lies under the highlight (its dimmest channel `glare_contrast` above
+    both its median in the tile's middle and its median on the design, as design.glare_share), the
+    mask there says nothing; every design is the same turned a quarter, so such a pixel is the
+    design's when most of its quarter turns that lie outside the highlight are. Pixels outside the
+    highlight keep what the mask says: only what the highlight hides is read from the rest. The
+    middle turned about is the one, within `reach` pixels of the mask's centroid or of the patch's
+    middle, about which what shows of the design best matches its own quarter turn where both show
+    (a bite pulls the centroid off the design's middle)."""
+    import numpy as np
+
+    cfg = config or DesignConfig()
+    n = mask.shape[0]
+    dimmest = darkest(patch)
+    c0 = core_margin(n, cfg)
+    middle, paint = (percentiles_of_counts(np.bincount(values.ravel(), minlength=256), (50,))[0]
+                     for values in (dimmest[c0 : n - c0, c0 : n - c0], dimmest[mask.astype(bool)]))
+    hidden = dimmest >= max(middle, paint) + cfg.glare_contrast
+    if not hidden.any():
+        return None
+    shown = (~hidden).astype(np.uint8)
+    seen = mask.astype(np.uint8) & shown
+    ys, xs = np.nonzero(mask)
+    best = (-math.inf, 0, 0)
+    seen_rot, shown_rot = np.rot90(seen, -1), np.rot90(shown, -1)
+    # What shows of the design and of its turn should agree where both show: the pixels both have,
+    # less those one has where the other shows face.
+    for cx, cy in ((float(xs.mean()), float(ys.mean())), ((n - 1) / 2, (n - 1) / 2)):
+        for a, b in _turn_centres(cx, cy, reach):
+            seen_turned, shown_turned = _shifted(seen_rot, b, a - n + 1), _shifted(shown_rot, b, a - n + 1)
+            agree = int(np.count_nonzero(seen & seen_turned)) - int(np.count_nonzero(seen & shown_turned & (1 - seen_turned))) \
+                - int(np.count_nonzero(seen_turned & shown & (1 - seen)))
+            if agree > best[0]:
+                best = (agree, a, b)
+    _, a, b = best
+    turns, shows = _quarter_turns(mask, a, b)[1:], _quarter_turns(shown, a, b)[1:]
+    votes = sum(t & s for t, s in zip(turns, shows))
+    counted = sum(shows)
+    decided = hidden & (counted > 0)
+    mended = mask.astype(np.uint8).copy()
+    mended[decided] = (2 * votes[decided] > counted[decided]).astype(np.uint8)
+    return _filled(mended)
 
 
 def _filled(mask):

@@ -553,7 +553,8 @@ def read_asked(image, lattice: Lattice, found, asked, missing, config: VisionCon
     # Only a found tile's design is mended: an asked cell's may be no design at all (a finger, print),
     # which its quarter turns would make look like one.
     out = list(zip(found, mend_by_symmetry(readings[:len(found)], config.design)))
-    for cell, reading in zip(asked, readings[len(found):]):
+    pale = {k for k, cell in enumerate(asked) if cell in doubtful}
+    for cell, reading in zip(asked, read_hidden(readings[len(found):], config.design, pale)):
         if reading is not None and reading[1].confidence >= config.design.asked_sure:
             if cell in doubtful and beyond_print_size(reading[1], config.design):
                 # Lighter than the tiles' faces and its design larger than any tile's is printed: no
@@ -564,6 +565,34 @@ def read_asked(image, lattice: Lattice, found, asked, missing, config: VisionCon
                 missing.remove(cell)
             doubt = cell in doubtful and not at_print_size(reading[1], config.design)
             out.append((TileCell(cell, (0.0, 0.0), False, doubt), reading))
+    return out
+
+
+def read_hidden(readings, config: DesignConfig, pale=()) -> list:
+    """read_tiles' readings of cells asked about, each under a highlight (design.glared) read less than
+    `asked_sure` replaced by its reading with what the highlight hides read from the design's other
+    quarters (design.mend_hidden) where that reads at least `asked_sure`: the search left the cell
+    asked about because a highlight bent the design's outline (tinted 100: a blue circle, its lower
+    half under a highlight, read as a clover 0.27 sure, mended a circle 0.91). Only pixels under the
+    highlight are read from the rest: a finger or print is no highlight, and its shape stays its own.
+    The paint's colour is still sampled in the first mask, as mend_by_symmetry's. A reading whose index
+    is in `pale` (a cell lighter than the nearest tiles' faces: GridInPlane.pale) is left as it is: a
+    board's print there is no tile's design, and a pale cell's reading not sure is not a tile."""
+    from vision.design import classify_designs, glared, mend_hidden, outline_of
+
+    mended = []
+    for k, reading in enumerate(readings):
+        if reading is not None and k not in pale and reading[1].confidence < config.asked_sure \
+                and glared(reading[0], config):
+            mask = mend_hidden(reading[0], reading[1].mask, config)
+            if mask is not None and mask.any():
+                mended.append((k, mask))
+    again = classify_designs([outline_of(mask) for _, mask in mended], config.patch_size)
+    out = list(readings)
+    for (k, _), design in zip(mended, again):
+        if design.confidence >= config.asked_sure:
+            patch, first, offset = out[k]
+            out[k] = (patch, replace(design, mask=first.mask), offset)
     return out
 
 
@@ -634,11 +663,12 @@ def blur_doubt(blur: float | None, config: DesignConfig) -> bool:
     return blur is not None and blur > config.max_tile_blur
 
 
-def read_colours(patches, designs, samples, colours: str, calibration, config: VisionConfig, positions) -> list:
+def read_colours(patches, designs, samples, colours: str, calibration, config: VisionConfig, positions, pale=()) -> list:
     """The ColourReading of each tile (classify_colours), its design read again in white light where
-    the light is tinted and the design unsure (reread_in_white: `designs` and `samples` updated)."""
+    the light is tinted and the design unsure (reread_in_white: `designs` and `samples` updated; `pale`, the
+    indices of tiles on pale cells, not mended there)."""
     readings = classify_colours(samples, colours, calibration, config.colour, positions)
-    changed = reread_in_white(patches, designs, [c.light for c in readings], config.design)
+    changed = reread_in_white(patches, designs, [c.light for c in readings], config.design, pale)
     if not changed:
         return readings
     for k in changed:
@@ -646,7 +676,7 @@ def read_colours(patches, designs, samples, colours: str, calibration, config: V
     return classify_colours(samples, colours, calibration, config.colour, positions)
 
 
-def reread_in_white(patches, designs, lights, config: DesignConfig) -> list[int]:
+def reread_in_white(patches, designs, lights, config: DesignConfig, pale=()) -> list[int]:
     """Read again, as in a white light, the designs not sure under a tinted one; the indices of those
     now read surer (their readings replaced in `designs`).
 
@@ -665,34 +695,71 @@ def reread_in_white(patches, designs, lights, config: DesignConfig) -> list[int]
     highlight lies.
     """
     from vision.colour import highlight_light, white_balanced
-    from vision.design import classify_designs, design_outline, core_margin, glare_share, glared
+    from vision.design import classify_designs, core_margin, design_fit, design_outline, glared, mend_hidden, outline_of
 
-    tried = []
+    def sureness(reading):
+        # As far as the tile's confidence goes by its design (tile_confidence): a design read sure
+        # whose shape is like none (a lobe lost to the highlight) is not sure.
+        return min(reading.confidence, design_fit(reading.features))
+
+    tried, mends = [], []
     for k, (design, light) in enumerate(zip(designs, lights)):
-        if design.confidence >= SURE_AT or max(light) < config.tinted_light * min(light):
+        if sureness(design) >= SURE_AT or max(light) < config.tinted_light * min(light):
             continue
         if not glared(patches[k], config):
             continue  # no highlight: the light's colour changes nothing the outline depends on
         # In the light the paints show there, and in the highlight's own (a lamp from one side
-        # mirrored in the tile may be of another colour than the light on the paints).
+        # mirrored in the tile may be of another colour than the light on the paints); each outline
+        # also with what the highlight hides read from the design's other quarters (design.mend_hidden).
         for seen in (light, highlight_light(patches[k], core_margin(patches[k].shape[0], config))):
+            balanced = white_balanced(patches[k], seen)
             try:
-                tried.append((k, design_outline(white_balanced(patches[k], seen), config)))
+                outline = design_outline(balanced, config)
             except ClassifyError:
                 continue
+            if design.confidence < SURE_AT:
+                tried.append((k, outline))
+            elif k in pale:
+                continue
+            else:
+                mends.append((k, outline))
+            # Not on a pale cell (a board's print there is no design to mend; its reading not sure is
+            # dropped as print).
+            mended = None if k in pale else mend_hidden(balanced, outline.mask, config)
+            if mended is not None and mended.any():
+                mends.append((k, outline_of(mended)))
     changed = []
-    again = classify_designs([outline for _, outline in tried], config.patch_size)
+    first = list(designs)
+    again = classify_designs([outline for _, outline in tried + mends], config.patch_size)
     for (k, _), reading in zip(tried, again):
         if reading.confidence > designs[k].confidence:
-            if reading.design != designs[k].design and reading.confidence < config.min_white_reread \
-                    and glare_share(patches[k], designs[k].mask, reading.mask, config) < config.min_glared_change:
-                # The two readings disagree, and not where the highlight lies, and the second is not
-                # clearly sure: the tile stays as unsure as the first one was.
-                reading = replace(reading, confidence=designs[k].confidence)
-            designs[k] = reading
+            designs[k] = _held(reading, designs[k], patches[k], designs[k].confidence, config)
             if k not in changed:
                 changed.append(k)
+    # The mends, of the tiles the readings in white light left not sure, each held against the first
+    # reading (not one read again before it, which may itself have been held at the first's confidence).
+    unsure = {k for k, _ in mends if sureness(designs[k]) < SURE_AT}
+    for (k, _), reading in zip(mends, again[len(tried):]):
+        if k in unsure and sureness(reading) > sureness(designs[k]):
+            # A mend (or the reading of a design sure but like none) reads the design only: the
+            # colour is sampled in the mask it was before (a highlight's pixels the mend took for
+            # paint are not the paint's colour: a wild's four paints, tinted 382).
+            held = _held(reading, first[k], patches[k], sureness(designs[k]), config)
+            designs[k] = replace(held, mask=designs[k].mask)
     return changed
+
+
+def _held(reading, than, patch, confidence: float, config: DesignConfig):
+    """A reading in white light (reread_in_white) of another design than `than` held at `confidence`,
+    unless it is at least `min_white_reread` sure or most of what it changed lies under the highlight
+    (design.glare_share): the two readings disagree, and not where the highlight lies, and the second
+    is not clearly sure, so the tile stays as unsure as it was."""
+    from vision.design import glare_share
+
+    if reading.design != than.design and reading.confidence < config.min_white_reread \
+            and glare_share(patch, than.mask, reading.mask, config) < config.min_glared_change:
+        return replace(reading, confidence=confidence)
+    return reading
 
 
 def tile_confidence(design, colour, fit: float | None = None, alone: bool = False) -> float:
@@ -823,7 +890,8 @@ def read_image(
     middles = lattice.to_image([(c[1] + o[0], c[0] + o[1]) for c, o in zip(cells, offsets)])
     height, width = image.shape[:2]
     positions = middles / [width / 2, height / 2] - 1
-    colour_readings = read_colours(patches, designs, samples, colours, calibration, cfg, positions)
+    colour_readings = read_colours(patches, designs, samples, colours, calibration, cfg, positions,
+                                   {k for k, (pale, square) in enumerate(zip(pales, printed)) if pale or square})
     # How like a design each shape is, every tile's at once (both confidences below take it).
     fits = design_fits([d.features for d in designs])
     readings = [

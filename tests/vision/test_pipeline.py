@@ -331,8 +331,46 @@ def test_a_design_read_again_in_white_light_as_another_keeps_its_confidence_when
     assert held[0].design == "1" and held[0].confidence == 0.2 < SURE_AT
 
 
+def _blue_square(bite_centre=None):
+    """A blue square on its black face, a round bite of face taken out of its top side at `bite_centre`."""
+    return _painted_square((200, 110, 30), bite_centre)
+
+
+def test_what_a_tinted_highlight_hides_of_a_design_is_read_from_its_other_quarters():
+    # A warm lamp's highlight over a blue square's top side clips the paint under it: the paint there
+    # is as pale as the face, in white light too, and the mask loses a bite that reads a four-point
+    # star (0.1, in white light 0.29). Read from the square's other quarters where the highlight lies
+    # (design.mend_hidden), the bite is the square's, and it reads sure. The same bite in the face's
+    # own black, the highlight beside it or elsewhere on the face, is no highlight's: it stays, and
+    # the star stays unsure.
+    from vision.config import SURE_AT, DesignConfig
+    from vision.design import classify_design, classify_designs, mend_hidden, outline_of
+    from vision.pipeline import reread_in_white
+
+    light = (0.7, 1.0, 1.3)
+    hidden = _under_lamp(_blue_square(), light, (32, 14), 8.0, 3.0)
+    designs = [classify_design(hidden)]
+    assert designs[0].design != "4" and designs[0].confidence < SURE_AT
+    assert reread_in_white([hidden], designs, [light], DesignConfig()) == [0]
+    assert designs[0].design == "4" and designs[0].confidence >= SURE_AT
+    for centre in ((12, 52), (32, 40)):
+        bitten = _under_lamp(_blue_square((32, 14)), light, centre, 6.0, 1.5)
+        first = classify_design(bitten)
+        assert first.design != "4" and first.confidence < SURE_AT
+        mended = mend_hidden(bitten, first.mask)
+        assert mended is None or classify_designs([outline_of(mended)], 64)[0].design != "4"
+        designs = [first]
+        reread_in_white([bitten], designs, [light], DesignConfig())
+        assert designs[0].design != "4" and designs[0].confidence < SURE_AT
+
+
 def _green_square(bite_centre=None):
     """A green square on its black face, a round bite of face taken out of its top side at `bite_centre`."""
+    return _painted_square((40, 150, 40), bite_centre)
+
+
+def _painted_square(paint, bite_centre=None):
+    """A square of `paint` (BGR) on its black face, a round bite of face taken out of it at `bite_centre`."""
     import cv2
 
     from vision.design import draw_design
@@ -342,7 +380,7 @@ def _green_square(bite_centre=None):
         cv2.circle(grey, bite_centre, 7, int(grey.min()), -1)
     weight = (grey.astype(np.float32) - grey.min()) / (int(grey.max()) - int(grey.min()))
     face = np.array([22, 18, 16], np.float32)
-    return (face + weight[..., None] * (np.array((40, 150, 40), np.float32) - face)).astype(np.uint8)
+    return (face + weight[..., None] * (np.array(paint, np.float32) - face)).astype(np.uint8)
 
 
 def test_a_design_a_highlight_bit_into_is_mended_to_its_own_design_where_the_highlight_lies():
@@ -498,3 +536,25 @@ def test_areas_on_the_table_are_each_point_s_own():
              for area, (x, y) in zip(areas, lattice.to_lattice(centres).tolist())]
     assert _on_table(lattice, centres, areas).tolist() == alone
     assert len(set(alone)) == 25
+
+
+def test_a_cell_asked_about_under_a_highlight_is_read_with_what_the_highlight_hides_mended():
+    # A cell the search asked about: its blue square under a highlight that clips its top side (or its
+    # corner) reads a four-point star or a clover, unsure; read from its other quarters where the
+    # highlight lies (pipeline.read_hidden) it is a square past `asked_sure`, its colour still sampled
+    # in the first mask. A black bite, no highlight, stays: the star is left as unsure as it was.
+    from vision.config import DesignConfig
+    from vision.design import classify_design
+    from vision.pipeline import read_hidden
+
+    config = DesignConfig()
+    for centre in ((32, 14), (20, 20)):
+        patch = _under_lamp(_blue_square(), (1.0, 1.0, 1.0), centre, 8.0, 2.0)
+        first = classify_design(patch)
+        assert first.design != "4" and first.confidence < config.asked_sure
+        [(_, read, _), none] = read_hidden([(patch, first, (0.0, 0.0)), None], config)
+        assert none is None and read.design == "4" and read.confidence >= config.asked_sure
+        assert read.mask is first.mask
+    bitten = _under_lamp(_blue_square((32, 14)), (1.0, 1.0, 1.0), (12, 52), 6.0, 1.5)
+    first = classify_design(bitten)
+    assert read_hidden([(bitten, first, (0.0, 0.0))], config)[0][1] is first
