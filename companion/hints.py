@@ -83,26 +83,33 @@ def quick_hint(table, player: int, tiles: Any, defer: bool = True
     hand = parse_hand_tiles(tiles, tileset)
     trades = max(0, min(2, table.state.tokens[player]))
     if not (defer and trades == 2):
-        return _answer(player, hand, tileset, young, trades), None
-    answer = _answer(player, hand, tileset, young, trades, asked=1)
+        return _answer(player, hand, trades, _advise(hand, tileset, young, trades)), None
+    one = _advise(hand, tileset, young, 1)
+    answer = _answer(player, hand, trades, one)
     if answer["playable"]:
         return answer, None
-    return answer, lambda: _answer(player, hand, tileset, young, trades)
+    # The whole answer goes on from the one-trade advice's work (every hand a trade away judged)
+    # rather than doing it again: the same answer, about a quarter of a second sooner.
+    return answer, lambda: _answer(player, hand, trades, _advise(hand, tileset, young, trades, one))
 
 
-def _answer(player: int, hand: list[str], tileset: str, young: bool, trades: int,
-            asked: int | None = None) -> dict[str, Any]:
-    """The hint's answer for `trades` tokens left, the advice worked out for `asked` of them (all by
-    default: fewer leaves the two-trade chances pending)."""
+def _advise(hand: list[str], tileset: str, young: bool, trades: int, one_trade: Any = None) -> Any:
+    """The advisor's Advice for `trades` trades (see advise, and its `one_trade`). Raises InputError
+    for a hand or pile a box cannot hold."""
     from companion.games.pivit_tiles.advisor import AdviceError, advise
-    from companion.games.pivit_tiles.grid import grid_str, normalise
 
-    asked = trades if asked is None else asked
     try:
-        advice = advise(hand, tileset, young=young, trades=asked)
+        return advise(hand, tileset, young=young, trades=trades, one_trade=one_trade)
     except AdviceError as exc:
         raise InputError(str(exc)) from None
-    pending = asked < trades and not advice.playable
+
+
+def _answer(player: int, hand: list[str], trades: int, advice: Any) -> dict[str, Any]:
+    """The hint's answer for `trades` tokens left from `advice` (worked out for fewer trades, it
+    leaves the two-trade chances pending)."""
+    from companion.games.pivit_tiles.grid import grid_str, normalise
+
+    pending = advice.trades < trades and not advice.playable
     return {
         "player": player,
         "tiles": len(hand),

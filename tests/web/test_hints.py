@@ -168,3 +168,26 @@ def test_the_poll_address_is_the_tables_with_its_pin(client, api):
     response = poll(client, f"/api/tables/{table['id']}/hints/not-a-job")
     assert response.status_code == 404 and "ask again" in response.get_json()["error"]
     until_done(client, url)
+
+
+def test_the_two_trade_chances_go_on_from_the_one_trade_advice(client, api, monkeypatch):
+    # The work behind the answer given at once (every hand a trade away judged) is not done
+    # again for the two-trade chances, and they are the whole hint's.
+    from companion.games.pivit_tiles import advisor
+    from companion.hints import quick_hint
+
+    table = api.create(hints=True, tokens=2)
+    service_table = client.application.config["TABLE_SERVICE"].get(table["id"])
+    hand = ["1R", "2R", "3G", "5B"]
+    at_once, later = quick_hint(service_table, 0, hand)
+    assert at_once["two_trades"] == "pending" and later is not None
+
+    def again(self):
+        raise AssertionError("the one-trade work done again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(advisor._Advisor, "one_trade_all", again)
+        done = later()
+    whole, _ = quick_hint(service_table, 0, hand, defer=False)
+    assert done["two_trades"] == "done"
+    assert {k: v for k, v in done.items() if k != "elapsed_ms"} == {k: v for k, v in whole.items() if k != "elapsed_ms"}

@@ -146,6 +146,9 @@ class Advice:
     solver_calls: int
     elapsed_ms: float
     root_unknown: bool = False
+    # One-trade advice's work, for two-trade advice of the same hand to take over
+    # (`advise(..., one_trade=this)`); None when there is none to carry on.
+    work: "_OneTradeWork | None" = field(default=None, repr=False, compare=False)
 
 
 def unseen_pile(hand: list[str], tileset: str | TileSet = "classic", unseen: list[str] | None = None) -> Counter:
@@ -191,6 +194,7 @@ def advise(
     exact_limit: int = EXACT_TWO_LIMIT,
     exact_hands: int = EXACT_TWO_HANDS,
     exact_best: int = EXACT_BEST_TRIES,
+    one_trade: Advice | None = None,
 ) -> Advice:
     """Whether `hand` can be arranged, and if not, every tile to trade ranked best first.
 
@@ -205,7 +209,16 @@ def advise(
     candidate ranked first, made exact whatever it costs (up to `exact_best`
     times, when the exact value moves another estimated one first). Ranking: p_two (the chance within the trades left)
     to the whole percent, then p_one, then the tile's notation. Deterministic
-    for a given seed (barring solver timeouts). Raises AdviceError for an
+    for a given seed (barring solver timeouts).
+
+    `one_trade` is this hand's advice with one trade left (same tile set,
+    variation and pile), already given: its work (the hand's verdict, every
+    draw after a trade judged, every p_one) is taken over instead of being
+    done again, and the answer is the one worked out from scratch. The work
+    is taken once; a second call with the same `one_trade` starts afresh.
+    Raises ValueError when `one_trade` is another hand's advice.
+
+    Raises AdviceError for an
     empty hand, a hand or pile a box cannot hold, or trades outside 0..2;
     TileError for a tile not in the tile set.
     """
@@ -217,10 +230,13 @@ def advise(
         raise AdviceError(f"the advisor looks at 0, 1 or 2 trades, not {trades}")
     pile = unseen_pile(hand, ts, unseen)
     with _collector_paused():
-        return _advice(
-            hand, ts, young, trades, pile, timeout, trade_timeout, samples, seed, exact_limit, exact_hands,
-            exact_best, started,
-        )
+        work = one_trade.work.take(_key(hand, ts), _key(list(pile.elements()), ts), ts, young) \
+            if one_trade is not None and one_trade.work is not None else None
+        if work is None:
+            work = _OneTradeWork.worked_out(hand, ts, young, trades, pile, timeout, trade_timeout)
+        else:
+            work.judge.timeout = trade_timeout
+        return _advice(work, trades, samples, seed, exact_limit, exact_hands, exact_best, started)
 
 
 @contextmanager
@@ -245,14 +261,60 @@ def _collector_paused() -> Iterator[None]:
         gc.enable()
 
 
+class _OneTradeWork:
+    """The hand's verdict and one-trade advice's work (`_Advisor.one_trade_all`: every hand a trade
+    away judged, every p_one), which two-trade advice goes on from."""
+
+    def __init__(self, judge: _Judge, root: tuple[int, ...], pile: tuple[int, ...], young: bool,
+                 playable: bool, work: _Advisor | None, p_one: dict[int, float]) -> None:
+        self.judge = judge
+        self.root = root
+        self.pile = pile
+        self.young = young
+        self.playable = playable
+        self.work = work
+        self.p_one = p_one
+        self.taken = False
+
+    @classmethod
+    def worked_out(cls, hand: list[str], ts: TileSet, young: bool, trades: int, pile: Counter,
+                   timeout: float | None, trade_timeout: float | None) -> "_OneTradeWork":
+        """The hand judged and, when it is unplayable and `trades` is not 0, every p_one."""
+        judge = _Judge(ts, young, timeout)
+        root = _key(hand, ts)
+        unseen = _key(list(pile.elements()), ts)
+        root_playable = judge.playable(root)
+        # Every other hand judged is one after a trade. Their guard counts this
+        # thread's CPU time: a phone's request or a busy Pi slows the advice down
+        # but does not leave a hand undecided (which would make p_one inexact).
+        judge.timeout = trade_timeout
+        judge.clock = time.thread_time
+        if root_playable or not trades:
+            return cls(judge, root, unseen, young, root_playable, None, {})
+        # Standard rules only: with younger players the few-tiles proofs
+        # already decide such hands (the solver runs the core searches), and
+        # asking again cost more than it saved.
+        core = [] if young else hard_tiles(hand, ts, young)
+        if core:
+            judge.cores.append(core)
+        work = _Advisor(judge, root, unseen, ts)
+        return cls(judge, root, unseen, young, False, work, work.one_trade_all())
+
+    def take(self, root: tuple[int, ...], pile: tuple[int, ...], ts: TileSet, young: bool
+             ) -> "_OneTradeWork | None":
+        """This work for going on with the advice of `root` (None when taken already: it has
+        moved on since). Raises ValueError when it is another hand's, pile's or variation's."""
+        if (root, pile, ts.colours, young) != (self.root, self.pile, self.judge.ts.colours, self.young):
+            raise ValueError("one_trade is the advice of another hand, pile, tile set or variation")
+        if self.taken:
+            return None
+        self.taken = True
+        return self
+
+
 def _advice(
-    hand: list[str],
-    ts: TileSet,
-    young: bool,
+    state: _OneTradeWork,
     trades: int,
-    pile: Counter,
-    timeout: float | None,
-    trade_timeout: float | None,
     samples: int,
     seed: int,
     exact_limit: int,
@@ -260,26 +322,13 @@ def _advice(
     exact_best: int,
     started: float,
 ) -> Advice:
-    """`advise` once its arguments are checked (see there)."""
-    judge = _Judge(ts, young, timeout)
-    root = _key(hand, ts)
-    root_playable = judge.playable(root)
-    # Every other hand judged is one after a trade. Their guard counts this
-    # thread's CPU time: a phone's request or a busy Pi slows the advice down
-    # but does not leave a hand undecided (which would make p_one inexact).
-    judge.timeout = trade_timeout
-    judge.clock = time.thread_time
+    """`advise` once its arguments are checked and one-trade advice is worked out (see there)."""
+    judge, root, ts = state.judge, state.root, state.judge.ts
     advice: list[TradeAdvice] = []
     exact = True
-    if not root_playable and trades > 0:
-        # Standard rules only: with younger players the few-tiles proofs
-        # already decide such hands (the solver runs the core searches), and
-        # asking again cost more than it saved.
-        core = [] if young else hard_tiles(hand, ts, young)
-        if core:
-            judge.cores.append(core)
-        work = _Advisor(judge, root, _key(list(pile.elements()), ts), ts)
-        p_one = work.one_trade_all()
+    if not state.playable and trades > 0:
+        work, p_one = state.work, state.p_one
+        assert work is not None
         if trades == 1:
             p_two = {t: (p, None) for t, p in p_one.items()}
         else:
@@ -307,7 +356,7 @@ def _advice(
             advice.append(TradeAdvice(_tile_of(t, ts), p, value, se))
         advice.sort(key=lambda a: _rank(a.p_one, a.p_two, _index(a.trade, ts)))
     return Advice(
-        playable=root_playable,
+        playable=state.playable,
         grid=judge.grids.get(root),
         advice=advice,
         trades=trades,
@@ -317,6 +366,7 @@ def _advice(
         solver_calls=judge.solver_calls,
         elapsed_ms=(time.perf_counter() - started) * 1000.0,
         root_unknown=root in judge.unknown,
+        work=state if trades == 1 and not state.playable else None,
     )
 
 
@@ -1224,7 +1274,9 @@ class _Advisor:
     def asking(self, h1: tuple[int, ...]) -> Iterator[None]:
         """The hard tiles of the unplayable hand `h1` (a first draw that failed) asked on every hand
         judged in the block, as the hard tiles of the tiles kept by a trade in one_trade_all: most
-        second trades and draws leave the problem they pose as it is."""
+        second trades and draws leave the problem they pose as it is. Used by the exact best
+        second trade and by the estimate's samples and pilots alike (a sound proof: the same
+        verdicts, fewer left to the solver)."""
         judge = self.judge
         core = self.hard_of(h1)
         kept = judge.trade_cores
@@ -1434,8 +1486,10 @@ class _SecondTrade:
             if pile is None:
                 pile = piles[d1] = work.pile(h1, t2)
             d2 = _draw(rng, pile)
-            if d2 != t2 and work.judge.playable(_swap(h1, t2, d2)):
-                hits += 1
+            if d2 == t2:
+                continue
+            with work.asking(h1):
+                hits += work.judge.playable(_swap(h1, t2, d2))
         share = len(sampled) / total
         mean = hits / n_samples
         stderr = share * math.sqrt(mean * (1.0 - mean) / (n_samples - 1))
@@ -1471,7 +1525,8 @@ class _Pilot:
         draws, _ = owner.bounded_draws(h1, self.t2)
         if draws:
             d2 = _draw_from(self.rng, draws)
-            self.hits += work.judge.within(_swap(h1, self.t2, d2), PILOT_BUDGET) is True
+            with work.asking(h1):
+                self.hits += work.judge.within(_swap(h1, self.t2, d2), PILOT_BUDGET) is True
 
     def score(self, bound: float, to_beat: float) -> float:
         """bound * rate, or -1 as soon as it is sure not to beat `to_beat`."""

@@ -638,6 +638,63 @@ def test_the_best_trades_p_two_is_exact_on_a_dealt_hand():
     assert all(a.p_two_stderr is not None for a in lonely.advice)
 
 
+@pytest.mark.parametrize(
+    "hand, young, unseen",
+    [
+        (HAND_TWO_2G, False, None),  # the best trades exact, the others estimated
+        (["1R", "1O", "2Y", "3R", "3B"], False, ["2R", "4R", "1Y", "3Y", "3O", "2B", "**"]),  # all exact
+        (["1R", "2O", "3Y", "4G"], True, None),  # younger players
+    ],
+)
+def test_two_trade_advice_goes_on_from_the_one_trade_advice(monkeypatch, hand, young, unseen):
+    # What the hint service does: the one-trade advice at once, then the two-trade advice
+    # taking over its work. The answer is the one worked out from scratch, and nothing a
+    # trade away is worked out again.
+    kwargs = dict(young=young, unseen=unseen, samples=32, seed=7, timeout=None, trade_timeout=None)
+    fresh = advise(hand, **kwargs)
+    one = advise(hand, trades=1, **kwargs)
+    assert one.work is not None
+    assert {a.trade: a.p_one for a in one.advice} == {a.trade: a.p_one for a in fresh.advice}
+
+    def again(self):
+        raise AssertionError("the one-trade work done again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(advisor_module._Advisor, "one_trade_all", again)
+        resumed = advise(hand, one_trade=one, **kwargs)
+    assert resumed.advice == fresh.advice
+    assert (resumed.playable, resumed.p_two_exact, resumed.unknown) == (fresh.playable, fresh.p_two_exact, 0)
+    assert resumed.work is None  # two-trade advice leaves nothing to go on from
+    # The work is taken once (it has moved on since): asked again, the advice starts afresh.
+    assert advise(hand, one_trade=one, **kwargs).advice == fresh.advice
+
+
+def test_one_trade_work_is_for_its_own_hand_pile_and_variation():
+    hand, unseen = ["1R", "2R", "4B"], ["3R", "5R", "6R"]
+    one = advise(hand, trades=1, unseen=unseen)
+    for other in (dict(hand=["1R", "2R", "5B"], unseen=unseen), dict(hand=hand, unseen=unseen[:2]),
+                  dict(hand=hand, unseen=unseen, young=True), dict(hand=hand, unseen=unseen, tileset="connect")):
+        with pytest.raises(ValueError, match="another hand"):
+            advise(one_trade=one, **other)
+    # A playable hand and advice with no trade left have no trade work to carry on.
+    assert advise(HAND_PLAYABLE, trades=1).work is None
+    assert advise(hand, trades=0, unseen=unseen).work is None
+
+
+def test_the_estimates_hands_are_asked_the_hard_tiles_of_the_first_draws_hand(monkeypatch):
+    # The estimate's sampled hands and its pilots' hands, two trades away, are asked the hard
+    # tiles of the hand after the first draw, as the exact best second trade asks them: a sound
+    # proof, so the same advice, for fewer hands left to the solver.
+    import contextlib
+
+    kwargs = dict(samples=32, seed=7, timeout=None, trade_timeout=None, exact_hands=0, exact_best=0)
+    asked = advise(HAND_LONELY, **kwargs)
+    monkeypatch.setattr(advisor_module._Advisor, "asking", lambda self, h1: contextlib.nullcontext())
+    unasked = advise(HAND_LONELY, **kwargs)
+    assert asked.advice == unasked.advice and not asked.p_two_exact
+    assert asked.solver_calls < unasked.solver_calls
+
+
 def test_second_trades_expected_to_lose_are_dropped_after_cheap_proofs():
     # HAND_TWO_2G traded 4B (p_one 0.32): after a first draw that leaves the 2G problem,
     # the best second trade is 2G. Every other second trade is dropped after a few draws
