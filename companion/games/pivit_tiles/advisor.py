@@ -1274,9 +1274,7 @@ class _Advisor:
     def asking(self, h1: tuple[int, ...]) -> Iterator[None]:
         """The hard tiles of the unplayable hand `h1` (a first draw that failed) asked on every hand
         judged in the block, as the hard tiles of the tiles kept by a trade in one_trade_all: most
-        second trades and draws leave the problem they pose as it is. Used by the exact best
-        second trade and by the estimate's samples and pilots alike (a sound proof: the same
-        verdicts, fewer left to the solver)."""
+        second trades and draws leave the problem they pose as it is."""
         judge = self.judge
         core = self.hard_of(h1)
         kept = judge.trade_cores
@@ -1486,10 +1484,8 @@ class _SecondTrade:
             if pile is None:
                 pile = piles[d1] = work.pile(h1, t2)
             d2 = _draw(rng, pile)
-            if d2 == t2:
-                continue
-            with work.asking(h1):
-                hits += work.judge.playable(_swap(h1, t2, d2))
+            if d2 != t2 and work.judge.playable(_swap(h1, t2, d2)):
+                hits += 1
         share = len(sampled) / total
         mean = hits / n_samples
         stderr = share * math.sqrt(mean * (1.0 - mean) / (n_samples - 1))
@@ -1525,8 +1521,7 @@ class _Pilot:
         draws, _ = owner.bounded_draws(h1, self.t2)
         if draws:
             d2 = _draw_from(self.rng, draws)
-            with work.asking(h1):
-                self.hits += work.judge.within(_swap(h1, self.t2, d2), PILOT_BUDGET) is True
+            self.hits += work.judge.within(_swap(h1, self.t2, d2), PILOT_BUDGET) is True
 
     def score(self, bound: float, to_beat: float) -> float:
         """bound * rate, or -1 as soon as it is sure not to beat `to_beat`."""

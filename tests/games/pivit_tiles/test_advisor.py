@@ -681,20 +681,6 @@ def test_one_trade_work_is_for_its_own_hand_pile_and_variation():
     assert advise(hand, trades=0, unseen=unseen).work is None
 
 
-def test_the_estimates_hands_are_asked_the_hard_tiles_of_the_first_draws_hand(monkeypatch):
-    # The estimate's sampled hands and its pilots' hands, two trades away, are asked the hard
-    # tiles of the hand after the first draw, as the exact best second trade asks them: a sound
-    # proof, so the same advice, for fewer hands left to the solver.
-    import contextlib
-
-    kwargs = dict(samples=32, seed=7, timeout=None, trade_timeout=None, exact_hands=0, exact_best=0)
-    asked = advise(HAND_LONELY, **kwargs)
-    monkeypatch.setattr(advisor_module._Advisor, "asking", lambda self, h1: contextlib.nullcontext())
-    unasked = advise(HAND_LONELY, **kwargs)
-    assert asked.advice == unasked.advice and not asked.p_two_exact
-    assert asked.solver_calls < unasked.solver_calls
-
-
 def test_second_trades_expected_to_lose_are_dropped_after_cheap_proofs():
     # HAND_TWO_2G traded 4B (p_one 0.32): after a first draw that leaves the 2G problem,
     # the best second trade is 2G. Every other second trade is dropped after a few draws
