@@ -347,7 +347,7 @@ def _over_glimpses(opened, lat: Lattice, t: float, tile: float, glimpsed, cfg: O
 
     blob = np.zeros(opened.shape, bool)
     limbs = 0
-    for component, _ in _edge_parts(opened, t, cfg, cfg.min_glimpse_patch):
+    for component, _, _ in _edge_parts(opened, t, cfg, cfg.min_glimpse_patch):
         if any(_share_covered(component, lat, cell, tile, cfg) >= cfg.min_cover for cell in glimpsed):
             blob |= component
             limbs += 1
@@ -363,12 +363,12 @@ def _may_hold_limb(opened, t: float, cfg: OccluderConfig) -> bool:
     return next(_edge_parts(opened, t, cfg, free=True), None) is not None
 
 
-def _edge_parts(mask, t: float, cfg: OccluderConfig, inner: float = math.inf, edges=None, free: bool = False):
+def _edge_parts(mask, t: float, cfg: OccluderConfig, inner: float = math.inf, free: bool = False):
     """The parts of `mask` (a 0/1 mask) of at least `min_area` that touch the photo's edge, where a
     limb comes in from, and those of at least `inner` tiles squared anywhere: (a bool mask of the part,
-    its area) for each, one at a time. `free`: those inside the photo too that may hold a limb
-    `min_free_length` long (at least as large as one `min_width` wide, and as long across one way
-    or diagonally). `edges` (a list): whether each part yielded touches the edge is appended to it."""
+    its area, whether it touches the edge) for each, one at a time. `free`: those inside the photo too
+    that may hold a limb `min_free_length` long (at least as large as one `min_width` wide, and as
+    long across one way or diagonally)."""
     import cv2
 
     height, width = mask.shape
@@ -379,9 +379,7 @@ def _edge_parts(mask, t: float, cfg: OccluderConfig, inner: float = math.inf, ed
         edge = bool(x == 0 or y == 0 or x + w >= width or y + h >= height)
         if area >= cfg.min_area * t * t and (edge or area >= inner * t * t
                                              or (area >= long * cfg.min_width * t and max(w, h) * math.sqrt(2) >= long)):
-            if edges is not None:
-                edges.append(edge)
-            yield labels == n, area
+            yield labels == n, area, edge
 
 
 def _smooth_limbs(grain, level: float, candidate, disc, t: float, cfg: OccluderConfig):
@@ -464,15 +462,14 @@ def _limbs(foreign, t: float, cfg: OccluderConfig):
 
     blob = np.zeros(foreign.shape, bool)
     limbs = 0
-    edges: list[bool] = []
     # Parts inside the photo too, those long enough (min_free_length) for a limb whose end is in view.
-    for component, area in _edge_parts(foreign, t, cfg, edges=edges, free=True):
+    for component, area, edge in _edge_parts(foreign, t, cfg, free=True):
         ys, xs = np.nonzero(component)
         length = max(cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))[1])
         # A limb: long, about a finger wide all along; a long one needs not reach the photo's edge.
         if length < cfg.min_length * t or area > cfg.max_width * t * length:
             continue
-        if not edges[-1] and length < cfg.min_free_length * t:
+        if not edge and length < cfg.min_free_length * t:
             continue
         # Nowhere thicker than a finger (the widest disc inside it): a wedge of table in a corner of
         # the photo, lit differently, can have a finger's mean width and be two tiles across at the

@@ -845,8 +845,8 @@ def read_image(
     asked = [cell for cell in missing if cell not in covered] + pale + clear_missing
     missing += covered
     tile_px = lattice.pitch * lattice.tile
-    cells, designs, samples, offsets, doubts, blurs, tile_blurs, patches, pales, printed = (
-        [], [], [], [], [], [], [], [], [], [])
+    cells, designs, samples, offsets, blurs, tile_blurs, patches, pales, printed = (
+        [], [], [], [], [], [], [], [], [])
     placed_in_doubt = []  # per tile read: its group's place on the grid is not clear (TileCell.doubt)
     for tile, reading in read_asked(image, lattice, found, asked, missing, cfg, set(pale)):
         if reading is None:
@@ -863,7 +863,6 @@ def read_image(
             blur = blur if blur * tile_px > cfg.design.min_blur_px else None  # a small tile's own softness
         cells.append(tile.cell)
         tile_blurs.append(blur)
-        doubts.append(tile.doubt)
         placed_in_doubt.append(tile.doubt)
         pales.append(tile.pale)
         printed.append(tile.printed)
@@ -885,7 +884,7 @@ def read_image(
             "them and take the photo again from above the whole grid", "unplaced")
     missing += [cell for cell in clear_missing if cell not in cells]
     check_blur(blurs, tile_px, cfg.design)
-    doubts = [d or blur_doubt(b, cfg.design) for d, b in zip(doubts, tile_blurs)]
+    doubts = [d or blur_doubt(b, cfg.design) for d, b in zip(placed_in_doubt, tile_blurs)]
     # Where each tile lies across the photo (-1 to 1): the light's colour may change across it.
     middles = lattice.to_image([(c[1] + o[0], c[0] + o[1]) for c, o in zip(cells, offsets)])
     height, width = image.shape[:2]
