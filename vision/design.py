@@ -447,21 +447,28 @@ def glared(patch, config: DesignConfig | None = None) -> bool:
 
 def glare_share(patch, first, second, config: DesignConfig | None = None) -> float:
     """The share of the pixels two design masks of a BGR tile `patch` disagree on that lie under a
-    highlight: their dimmest channel `glare_contrast` or more above both its median in the tile's
-    middle (glared's mark) and its median on the `first` mask's paint (a white paint's dimmest channel
-    is high all over, a highlight lifts it further). 0 when the masks agree everywhere."""
-    import numpy as np
-
-    cfg = config or DesignConfig()
+    highlight (under_highlight, measured on the `first` mask's paint). 0 when the masks agree
+    everywhere."""
     first = first.astype(bool)
     changed = first != second.astype(bool)
     if patch.ndim != 3 or not changed.any() or not first.any():
         return 0.0
+    return float(under_highlight(patch, first, config)[changed].mean())
+
+
+def under_highlight(patch, mask, config: DesignConfig | None = None):
+    """Which pixels of a BGR tile `patch` lie under a highlight (a bool plane): their dimmest channel
+    `glare_contrast` or more above both its median in the tile's middle (glared's mark) and its median
+    on the design's `mask` (a white paint's dimmest channel is high all over, a highlight lifts it
+    further)."""
+    import numpy as np
+
+    cfg = config or DesignConfig()
     dimmest = darkest(patch)
     size, c0 = dimmest.shape[0], core_margin(dimmest.shape[0], cfg)
     middle, paint = (percentiles_of_counts(np.bincount(values.ravel(), minlength=256), (50,))[0]
-                     for values in (dimmest[c0 : size - c0, c0 : size - c0], dimmest[first]))
-    return float((dimmest[changed] >= max(middle, paint) + cfg.glare_contrast).mean())
+                     for values in (dimmest[c0 : size - c0, c0 : size - c0], dimmest[mask.astype(bool)]))
+    return dimmest >= max(middle, paint) + cfg.glare_contrast
 
 
 def core_margin(size: int, cfg: DesignConfig) -> int:
@@ -806,7 +813,7 @@ def mend_hidden(patch, mask, config: DesignConfig | None = None, reach: float = 
     A highlight that clips the paint it lies on takes its colour and leaves the paint as pale as the
     face under it: the outline bends in where it lies (a diamond's middle and one side read as a
     bitten shape). Where a pixel lies under the highlight (its dimmest channel `glare_contrast` above
-    both its median in the tile's middle and its median on the design, as design.glare_share), the
+    both its median in the tile's middle and its median on the design: under_highlight), the
     mask there says nothing; every design is the same turned a quarter, so such a pixel is the
     design's when most of its quarter turns that lie outside the highlight are. Pixels outside the
     highlight keep what the mask says: only what the highlight hides is read from the rest. The
@@ -815,13 +822,8 @@ def mend_hidden(patch, mask, config: DesignConfig | None = None, reach: float = 
     (a bite pulls the centroid off the design's middle)."""
     import numpy as np
 
-    cfg = config or DesignConfig()
     n = mask.shape[0]
-    dimmest = darkest(patch)
-    c0 = core_margin(n, cfg)
-    middle, paint = (percentiles_of_counts(np.bincount(values.ravel(), minlength=256), (50,))[0]
-                     for values in (dimmest[c0 : n - c0, c0 : n - c0], dimmest[mask.astype(bool)]))
-    hidden = dimmest >= max(middle, paint) + cfg.glare_contrast
+    hidden = under_highlight(patch, mask, config)
     if not hidden.any():
         return None
     shown = (~hidden).astype(np.uint8)
