@@ -144,7 +144,7 @@ def find_occluder(image, lattice: Lattice, tiles: list[Cell], cfg: OccluderConfi
         # On a table of skin's own hue, a limb along the table's hue (a lighter streak of its wood, a
         # shaded strip along the photo's edge) stands apart by its lightness and saturation only. Left
         # out, the searches for less are not made: what stands apart most is the table's own light.
-        blob, count = _off_table_hue(blob, red, yellow, table, cfg)
+        blob, count = _off_table_hue(blob, count, red, yellow, table, cfg)
         if not count:
             return None, lat, t
     if not count and cfg.smooth_spread > 0:
@@ -202,18 +202,17 @@ def _hue_limbs(red, yellow, skin, table, disc, t: float, cfg: OccluderConfig):
     return _apart_on_both_sides(limbs, across, table, threshold, t, cfg)
 
 
-def _off_table_hue(limbs, red, yellow, table, cfg: OccluderConfig):
-    """(the parts of `limbs` (a bool mask) whose colour lies off the table's hue, a bool mask; how
-    many): on a table of skin's hue, a part whose median distance across the table's hue (_redward)
-    is under `min_across` and under the table's `spread_percentile`-th percentile of that distance
-    is the table's own colour, lighter or more saturated (a streak of its wood, a shaded strip along
-    the photo's edge). On any other table, every part."""
-    import cv2
+def _off_table_hue(limbs, count: int, red, yellow, table, cfg: OccluderConfig):
+    """(the parts of `limbs` (a bool mask of `count` limbs) whose colour lies off the table's hue, a
+    bool mask; how many): on a table of skin's hue, a part whose median distance across the table's
+    hue (_redward) is under `min_across` and under the table's `spread_percentile`-th percentile of
+    that distance is the table's own colour, lighter or more saturated (a streak of its wood, a
+    shaded strip along the photo's edge). On any other table, every part."""
     import numpy as np
 
     redward = _redward(red, yellow, table, cfg, skin_hued=True)
     if redward is None:
-        return limbs, cv2.connectedComponents(limbs.astype(np.uint8))[0] - 1
+        return limbs, count
     across = np.abs(redward)
     return _parts_over(limbs, across, min(cfg.min_across, float(percentile(across[table], cfg.spread_percentile))))
 

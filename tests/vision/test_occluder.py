@@ -170,8 +170,9 @@ def test_a_limb_along_a_skin_hued_table_s_hue_is_its_own_light():
     red[5:12, 0:40], yellow[5:12, 0:40] = 128 + 14.0, 128 + 23.0
     limbs[50:57, 80:120] = True  # a finger across it, yellower than a pink table
     red[50:57, 80:120], yellow[50:57, 80:120] = 128 + 8.0, 128 + 19.0
-    kept, count = _off_table_hue(limbs, red, yellow, table, cfg)
+    kept, count = _off_table_hue(limbs, 2, red, yellow, table, cfg)
     assert count == 1 and kept[50:57, 80:120].all() and not kept[5:12, 0:40].any()
     blue = red * 0 + 128 - 10.0, yellow * 0 + 128 - 20.0  # a table not of skin's hue: every limb
     blue[0][limbs], blue[1][limbs] = red[limbs], yellow[limbs]
-    assert _off_table_hue(limbs, *blue, table, cfg)[1] == 2
+    kept, count = _off_table_hue(limbs, 2, *blue, table, cfg)
+    assert count == 2 and (kept == limbs).all()
